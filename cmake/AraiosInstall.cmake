@@ -1,0 +1,16 @@
+# Installs the headers, the library and a CMake package so that applications can say
+# find_package(Araios) and link Araios::araios.
+install(DIRECTORY core/include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY formats backends DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/araios_impl
+        FILES_MATCHING PATTERN "*.hpp")
+install(TARGETS araios EXPORT AraiosTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+set(ARAIOS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Araios)
+install(EXPORT AraiosTargets NAMESPACE Araios:: DESTINATION ${ARAIOS_CMAKE_DIR})
+configure_package_config_file(cmake/AraiosConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/AraiosConfig.cmake INSTALL_DESTINATION ${ARAIOS_CMAKE_DIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/AraiosConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/AraiosConfig.cmake ${PROJECT_BINARY_DIR}/AraiosConfigVersion.cmake
+        DESTINATION ${ARAIOS_CMAKE_DIR})

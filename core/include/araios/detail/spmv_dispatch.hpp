@@ -1,0 +1,80 @@
+#pragma once
+// The one dispatch point of y = alpha*A*x + beta*y. araios::spmv() checks its arguments and
+// calls Impl::Spmv<ExecSpace, Matrix>::apply. Each format specialises Impl::Spmv with its
+// portable Kokkos kernels (formats/<fmt>/<fmt>_spmv.hpp); a backend adds a more specialised
+// partial specialisation only where it measurably wins (backends/<backend>/).
+#include <araios/error.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace araios {
+
+/// Which kernel computes the product. Auto lets the format choose its default.
+enum class SpmvAlgorithm {
+  Auto,
+  CsrScalar,  ///< CSR, one thread per row.
+  CsrVector,  ///< CSR, a group of vector lanes per row with a lane reduction.
+};
+
+struct SpmvOptions {
+  SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
+};
+
+inline const char* toString(SpmvAlgorithm algorithm) {
+  switch (algorithm) {
+    case SpmvAlgorithm::Auto: return "auto";
+    case SpmvAlgorithm::CsrScalar: return "csr-scalar";
+    case SpmvAlgorithm::CsrVector: return "csr-vector";
+  }
+  return "unknown";
+}
+
+namespace Impl {
+
+template <class ExecSpace, class Matrix>
+struct Spmv;  // specialised by every format
+
+template <class ExecSpace>
+constexpr bool isHostSpace() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+}
+
+/// The one formula that applies alpha and beta: y_i = alpha*sum + beta*y_i. When beta is zero,
+/// y_i is overwritten without being read, so a y holding NaN or Inf does not leak into the
+/// result (and the kernel saves the read).
+template <class YView, class Index, class Value>
+KOKKOS_INLINE_FUNCTION void storeRow(const YView& y, Index i, Value sum, Value alpha, Value beta) {
+  if (beta == Value(0)) {
+    y(i) = alpha * sum;
+  } else {
+    y(i) = alpha * sum + beta * y(i);
+  }
+}
+
+template <class YView>
+struct ScaleByBeta {
+  YView y;
+  typename YView::non_const_value_type beta;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    y(i) = beta == 0 ? typename YView::non_const_value_type(0) : beta * y(i);
+  }
+};
+
+/// y = beta*y (y = 0 when beta is zero): the first step of the kernels that scatter into y.
+template <class ExecSpace, class YView>
+void scaleByBeta(const ExecSpace& exec, const YView& y, typename YView::non_const_value_type beta) {
+  Kokkos::parallel_for("araios::spmv::scaleByBeta",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, y.extent(0)),
+                       ScaleByBeta<YView>{y, beta});
+}
+
+inline void refuseAlgorithm(SpmvAlgorithm algorithm, const char* format) {
+  throw UnsupportedError(std::string("SpMV algorithm '") + toString(algorithm) + "' does not apply to the " +
+                         format + " format; expected auto");
+}
+
+}  // namespace Impl
+}  // namespace araios

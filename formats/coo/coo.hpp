@@ -1,0 +1,32 @@
+#pragma once
+// COO (coordinate) storage: one (row, column, value) triple per stored entry.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace araios {
+
+template <class Value, class Ordinal = std::int32_t, class Offset = std::int32_t,
+          class Device = Kokkos::DefaultExecutionSpace::device_type>
+struct CooMatrix {
+  using value_type = Value;
+  using ordinal_type = Ordinal;
+  using size_type = Offset;
+  using device_type = Device;
+  using execution_space = typename Device::execution_space;
+  using memory_space = typename Device::memory_space;
+
+  Ordinal numRows = 0;
+  Ordinal numCols = 0;
+  Kokkos::View<Ordinal*, Device> rowIdx;
+  Kokkos::View<Ordinal*, Device> colIdx;
+  Kokkos::View<Value*, Device> values;
+
+  Offset nnz() const { return static_cast<Offset>(values.extent(0)); }
+  /// Bytes held by the arrays.
+  std::int64_t bytes() const {
+    return static_cast<std::int64_t>(nnz()) * (2 * sizeof(Ordinal) + sizeof(Value));
+  }
+};
+
+}  // namespace araios

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's first command: installs the dependencies (Debian packages and Kokkos, see
+# scripts/setup.sh), builds the `openmp` preset and runs Araios on a bundled real matrix.
+# Run it as root on Debian bookworm; running it again reuses what is already there.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/setup.sh --backend openmp
+cmake --preset openmp
+cmake --build --preset openmp
+
+matrix=data/sherman3.mtx.gz
+araios=build/openmp/tools/araios
+echo
+"$araios" info "$matrix"
+for kernel in coo csr-scalar csr-vector; do
+  echo
+  "$araios" spmv "$matrix" --format "$kernel"
+done

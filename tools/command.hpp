@@ -1,0 +1,32 @@
+#pragma once
+// What every subcommand shares: how it is registered, and the options common to all.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace araios::cli {
+
+/// A subcommand: its CLI11 node and what runs when it is chosen. run() returns the exit code.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+  std::function<int()> threads;  ///< the --threads value, read after parsing
+};
+
+Command addInfoCommand(CLI::App& parent);
+Command addSpmvCommand(CLI::App& parent);
+
+/// Options every command that runs kernels takes.
+struct RunOptions {
+  std::string backend;
+  std::string precision = "double";
+  int threads = 0;
+  bool dropInvalid = false;
+  bool json = false;
+};
+
+void addRunOptions(CLI::App& app, RunOptions& options);
+
+}  // namespace araios::cli

@@ -1,0 +1,27 @@
+#include "load_matrix.hpp"
+
+#include <Kokkos_Timer.hpp>
+#include <fmt/core.h>
+
+namespace araios::cli {
+
+io::HostMatrix loadMatrix(const std::string& path, bool dropInvalid, bool quiet) {
+  Kokkos::Timer timer;
+  io::ReadOptions options;
+  options.dropInvalid = dropInvalid;
+  io::HostMatrix m = io::readMatrixMarket(path, options);
+  if (!quiet) {
+    fmt::print(stderr, "read {}: {} x {}, {} nonzeros from {} stored entries ({} {} {}) in {:.2f} s\n", path,
+               m.numRows, m.numCols, m.nnz(), m.header.storedEntries, io::toString(m.header.format),
+               io::toString(m.header.field), io::toString(m.header.symmetry), timer.seconds());
+  }
+  if (m.droppedEntries > 0) {
+    fmt::print(stderr, "dropped {} entries with indices outside the matrix (--drop-invalid)\n", m.droppedEntries);
+  }
+  if (m.duplicatesSummed > 0 && !quiet) {
+    fmt::print(stderr, "summed {} duplicate entries into earlier ones\n", m.duplicatesSummed);
+  }
+  return m;
+}
+
+}  // namespace araios::cli

@@ -1,0 +1,21 @@
+#include "backend.hpp"
+#include "command.hpp"
+
+namespace araios::cli {
+
+void addRunOptions(CLI::App& app, RunOptions& options) {
+  options.backend = defaultBackend();
+  app.add_option("--backend", options.backend, "Kokkos backend to run on")
+      ->check(CLI::IsMember(enabledBackends()))
+      ->capture_default_str();
+  app.add_option("--precision", options.precision, "value type of the matrix and vectors")
+      ->check(CLI::IsMember({"double", "float"}))
+      ->capture_default_str();
+  app.add_option("--threads", options.threads, "OpenMP threads (default: OMP_NUM_THREADS, else all cores)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--drop-invalid", options.dropInvalid,
+               "skip Matrix Market entries whose indices lie outside the matrix, and report how many");
+  app.add_flag("--json", options.json, "print one JSON object instead of text");
+}
+
+}  // namespace araios::cli
