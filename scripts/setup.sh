@@ -98,8 +98,11 @@ fetch_tarball() {
     die "apt-get source --download-only trilinos=13.2.0-4 failed"
 }
 
-if [ -f "$kokkos_src/.extracted" ]; then
-  say "Kokkos source already extracted in .deps/kokkos-3.4.1-src"
+patch_file="$repo/cmake/patches/kokkos-3.4.1-cuda13-hopper.patch"
+patch_sum=$(sha256sum "$patch_file" | cut -c1-16)
+# The stamp records which patch the tree carries, so a changed patch gets a fresh tree.
+if [ -f "$kokkos_src/.extracted" ] && [ "$(cat "$kokkos_src/.extracted")" = "$patch_sum" ]; then
+  say "Kokkos source already extracted and patched in .deps/kokkos-3.4.1-src"
 else
   if tarball_ok; then
     say "trilinos source tarball already downloaded and verified"
@@ -120,16 +123,15 @@ else
   [ -f "$kokkos_src/CMakeLists.txt" ] || die "packages/kokkos was not found in $tarball_name"
   # The patch makes Kokkos 3.4.1 build with CUDA 13 and know Hopper; it does not change the
   # OpenMP build, so one patched source tree serves every backend.
-  patch -d "$kokkos_src" -p1 --forward --quiet < "$repo/cmake/patches/kokkos-3.4.1-cuda13-hopper.patch" ||
-    true die "the Kokkos patch cmake/patches/kokkos-3.4.1-cuda13-hopper.patch did not apply"
-  touch "$kokkos_src/.extracted"
+  patch -d "$kokkos_src" -p1 --forward --quiet < "$patch_file" ||
+    die "the Kokkos patch cmake/patches/kokkos-3.4.1-cuda13-hopper.patch did not apply"
+  echo "$patch_sum" > "$kokkos_src/.extracted"
 fi
 
 # --- 3. Kokkos builds, one install prefix per backend ------------------------------------
 build_kokkos() {
   local backend=$1 prefix="$deps/kokkos-$1" build="$deps/build-kokkos-$1"
   local stamp="$prefix/.araios-installed"
-  local patch_sum; patch_sum=$(sha256sum "$repo/cmake/patches/kokkos-3.4.1-cuda13-hopper.patch" | cut -c1-16)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$patch_sum" ]; then
     say "Kokkos ($backend) already installed in .deps/kokkos-$backend"
     return

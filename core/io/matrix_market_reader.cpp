@@ -156,8 +156,8 @@ std::string quoted(std::string_view text) {
 
 enum class NumberStatus { Ok, NotANumber, OutOfRange };
 
-/// std::from_chars refuses a leading '+', which Matrix Market writers do emit. Strips one '+'
-/// when a digit or a letter (inf/nan) follows, so that "+-1" and "++1" stay invalid.
+/// std::from_chars refuses a leading '+', which some Matrix Market writers emit. Strips one
+/// '+' unless another sign follows it, so that "+-1" and "++1" stay invalid.
 std::string_view withoutPlusSign(std::string_view token) {
   if (token.size() > 1 && token[0] == '+' && token[1] != '+' && token[1] != '-') {
     token.remove_prefix(1);

@@ -54,12 +54,17 @@ std::string readPlainFile(const std::string& path) {
 
 /// zlib's description of the stream's error state, or an empty string when there is none.
 /// Z_BUF_ERROR after the last read means the compressed data ended early (a truncated file).
-std::string gzipErrorOf(gzFile file) {
+std::string gzipErrorOf(gzFile file, const std::string& path) {
   int code = Z_OK;
   const char* message = gzerror(file, &code);
   if (code == Z_OK || code == Z_STREAM_END) return {};
   if (code == Z_ERRNO) return std::strerror(errno);
-  return message && *message ? message : "zlib error " + std::to_string(code);
+  if (!message || !*message) return "zlib error " + std::to_string(code);
+  // zlib starts its messages with "PATH: "; the caller names the file already.
+  std::string text = message;
+  const std::string prefix = path + ": ";
+  if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
+  return text;
 }
 
 std::string readGzipFile(const std::string& path) {
@@ -76,12 +81,12 @@ std::string readGzipFile(const std::string& path) {
   for (;;) {
     text.resize(used + kChunkBytes);
     const int got = gzread(file, text.data() + used, static_cast<unsigned>(kChunkBytes));
-    if (got < 0) throw failure(gzipErrorOf(file));
+    if (got < 0) throw failure(gzipErrorOf(file, path));
     used += static_cast<std::size_t>(got);
     if (got == 0) break;
   }
   // A truncated stream makes the last gzread return 0 with the error only recorded in the state.
-  if (std::string why = gzipErrorOf(file); !why.empty()) throw failure(why);
+  if (std::string why = gzipErrorOf(file, path); !why.empty()) throw failure(why);
   const int closed = gzclose_r(file);
   if (closed != Z_OK) {
     throw InputError("cannot decompress " + path + ": gzclose failed (zlib error " +

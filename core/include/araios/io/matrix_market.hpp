@@ -6,17 +6,24 @@
 //   - `matrix coordinate` and `matrix array` objects;
 //   - fields real (also spelled `double`), integer and pattern (pattern values are 1);
 //   - symmetries general, symmetric and skew-symmetric, expanded to general without
-//     duplicating the diagonal;
+//     duplicating the diagonal (skew-symmetric: a_ji = -a_ij);
 //   - comments, blank lines, LF, CRLF and CR-only line endings, any case in the banner;
-//   - NaN and Inf values.
+//   - NaN and Inf values (nan, inf, infinity in any case, with a sign), a leading '+' on
+//     numbers; decimals beyond double's range round to +-inf or +-0 as strtod does.
 // What it refuses, with "FILE:LINE: what is wrong; expected what":
-//   complex and hermitian matrices, `vector` objects, a missing or mangled banner, indices out
-//   of range (or past int64), entry counts that disagree with the size line, truncated files,
-//   tokens that are not numbers, and trailing tokens on a data line.
+//   complex and hermitian matrices, `vector` objects, `array pattern` and
+//   `pattern skew-symmetric`, a missing or mangled banner (it must be the first line), a bad
+//   size line, indices out of range (or past int64), entry counts that disagree with the size
+//   line, tokens that are not numbers (integer fields take int64 integers only), missing values,
+//   trailing tokens on a data line (a trailing `%` comment included; array files hold one value
+//   per line), and nonzero diagonal entries in a skew-symmetric file. LINE counts every line of
+//   the file from 1; a truncated file is reported at its last line.
 //
-// Duplicate coordinate entries are summed, in file order. Array files keep every value,
-// zeros included, as a stored entry. Explicit zeros of coordinate files are kept.
-// The entries come back sorted by row, then column.
+// Duplicate coordinate entries are summed, in file order, and counted in duplicatesSummed.
+// A symmetric file may hold entries of either triangle: each is mirrored, so a file holding
+// both (i, j) and (j, i) sums them at both positions (two duplicates). Array files keep every
+// value, zeros included, as a stored entry (skew-symmetric arrays have no diagonal entries).
+// Explicit zeros of coordinate files are kept. The entries come back sorted by row, then column.
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -45,7 +52,8 @@ struct MatrixMarketHeader {
 
 struct ReadOptions {
   /// Skip coordinate entries whose row or column index is outside the matrix, and count them
-  /// in HostMatrix::droppedEntries, instead of refusing the file.
+  /// in HostMatrix::droppedEntries, instead of refusing the file. Skipped entries still count
+  /// against the size line; indices that are not integers or overflow int64 are still refused.
   bool dropInvalid = false;
 };
 
@@ -75,9 +83,13 @@ HostMatrix parseMatrixMarket(const std::string& text, const std::string& name,
                              const ReadOptions& options = {});
 
 /// Writes `matrix coordinate real general` with 1-based indices and the shortest decimal that
-/// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads aside).
-/// The file is written to a temporary file in the same folder and renamed at the end, so a
-/// reader never sees a half-written file. A path ending in `.gz` is gzip-compressed.
+/// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads and
+/// signs aside: every NaN is written `nan`). The entries are written in the matrix's order.
+/// The file is written to a temporary file `PATH.tmp-XXXXXX` in the same folder, synced and
+/// renamed at the end, so a reader never sees a half-written file; on failure the temporary
+/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed.
+/// Throws araios::InputError naming the path on any failure, and for a matrix whose arrays
+/// differ in length or whose indices lie outside it.
 void writeMatrixMarket(const std::string& path, const HostMatrix& matrix);
 
 }  // namespace araios::io
