@@ -1,7 +1,6 @@
 // COO -> CSR (from sorted and from shuffled input), CSR -> COO, CSR <-> CSC and the row
 // statistics, each compared exactly against a plain host computation.
 #define BOOST_TEST_MODULE conversions
-#define BOOST_TEST_DYN_LINK
 #include <boost/test/unit_test.hpp>
 
 #include "support/generated.hpp"

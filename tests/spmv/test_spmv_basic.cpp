@@ -1,18 +1,16 @@
 // COO, CSR (scalar and vector) and CSC SpMV against the long-double host reference, on every
 // real matrix and on the generated edge cases, for every enabled backend and index/value type.
 #define BOOST_TEST_MODULE spmv_basic
-#define BOOST_TEST_DYN_LINK
 #include <boost/test/unit_test.hpp>
 
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
+#include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <araios/reference_spmv.hpp>
 
 #include <functional>
-#include <limits>
 
 using araios::test::KokkosFixture;
 BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
@@ -53,42 +51,9 @@ struct Kernels {
 
 template <class Cfg>
 void checkKernels(const std::string& name, const io::HostMatrix& host) {
-  using K = Kernels<Cfg>;
-  using Value = typename K::Value;
-  K kernels(host);
-  const auto xHost = test::randomVector<Value>(host.numCols, 1234);
-  const auto y0Host = test::randomVector<Value>(host.numRows, 5678);
-  typename K::Vector x("x", host.numCols), y("y", host.numRows);
-  auto xMirror = Kokkos::create_mirror_view(x);
-  auto yMirror = Kokkos::create_mirror_view(y);
-  for (std::int64_t j = 0; j < host.numCols; ++j) xMirror(j) = xHost[j];
-  Kokkos::deep_copy(x, xMirror);
-
-  const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
-  for (const auto& [alpha, beta] : scalings) {
-    const ReferenceSpmv ref = referenceSpmv<Value>(host, xHost, alpha, beta, y0Host);
-    for (const auto& [kernel, run] : kernels.all) {
-      // Poison y: with beta = 0 every entry must be overwritten; otherwise it holds y0.
-      for (std::int64_t i = 0; i < host.numRows; ++i)
-        yMirror(i) = beta == Value(0) ? std::numeric_limits<Value>::quiet_NaN() : y0Host[i];
-      Kokkos::deep_copy(y, yMirror);
-      run(x, y, alpha, beta);
-      Kokkos::fence();
-      Kokkos::deep_copy(yMirror, y);
-      std::int64_t failures = 0;
-      for (std::int64_t i = 0; i < host.numRows; ++i) {
-        const long double err = std::fabs(static_cast<long double>(yMirror(i)) - ref.y[i]);
-        const long double bound = spmvErrorBound<Value>(ref.rowLength[i], ref.magnitude[i]);
-        if (!(err <= bound)) {
-          if (failures++ == 0) {
-            BOOST_ERROR(name << " " << kernel << " alpha=" << alpha << " beta=" << beta << ": row " << i << " got "
-                             << yMirror(i) << ", reference " << static_cast<double>(ref.y[i]) << ", error "
-                             << static_cast<double>(err) << " > bound " << static_cast<double>(bound));
-          }
-        }
-      }
-      BOOST_TEST(failures == 0, name << " " << kernel << ": " << failures << " rows outside the bound");
-    }
+  Kernels<Cfg> kernels(host);
+  for (const auto& [kernel, run] : kernels.all) {
+    test::checkSpmvAgainstReference<typename Cfg::value_type, typename Cfg::device_type>(name + " " + kernel, host, run);
   }
 }
 

@@ -79,6 +79,43 @@ inline std::vector<GeneratedCase> generatedCases() {
   return cases;
 }
 
+/// A power-law-like matrix: 20,000 rows of 1 to 8 entries plus row 777 with 22,000 entries.
+/// With T = round(mean + std) of the row lengths (about 146), that row holds more than 64*T
+/// entries, so BRC/BRCP must split it over at least three blocks.
+inline io::HostMatrix powerLawWithLongRow() {
+  io::HostMatrix m = randomMatrix(20000, 25000, 1, 8, 17);
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t k = 0; k < m.nnz(); ++k)
+    if (m.row[k] != 777) entries.emplace_back(m.row[k], m.col[k], m.value[k]);
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  for (std::int64_t c = 0; c < 22000; ++c) entries.emplace_back(777, c, value(rng));
+  return fromTriplets(20000, 25000, std::move(entries));
+}
+
+/// A banded matrix: 3,000 rows, the 11 diagonals -5..5, values depending on the position.
+inline io::HostMatrix banded() {
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < 3000; ++r)
+    for (std::int64_t d = -5; d <= 5; ++d)
+      if (r + d >= 0 && r + d < 3000) entries.emplace_back(r, r + d, 1.0 / (1.0 + r) - 0.25 * d);
+  return fromTriplets(3000, 3000, std::move(entries));
+}
+
+/// The generated cases plus the shapes the padded and blocked formats must handle.
+inline std::vector<GeneratedCase> formatCases() {
+  std::vector<GeneratedCase> cases = generatedCases();
+  cases.push_back({"power_law_long_row", powerLawWithLongRow()});
+  cases.push_back({"banded", banded()});
+  cases.push_back({"fewer_rows_than_a_block", randomMatrix(7, 9, 0, 9, 29)});
+  {
+    std::vector<std::tuple<std::int64_t, std::int64_t, double>> e;
+    for (std::int64_t c = 0; c < 3000; ++c) e.emplace_back(0, c, 0.5 + c % 7);
+    cases.push_back({"single_dense_row", fromTriplets(1, 3000, std::move(e))});
+  }
+  return cases;
+}
+
 /// Seeded values in [-1, 1), the same for every backend.
 template <class Value>
 std::vector<Value> randomVector(std::int64_t n, std::uint64_t seed) {

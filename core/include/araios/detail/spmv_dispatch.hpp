@@ -17,10 +17,14 @@ enum class SpmvAlgorithm {
   Auto,
   CsrScalar,  ///< CSR, one thread per row.
   CsrVector,  ///< CSR, a group of vector lanes per row with a lane reduction.
+  BrcpAtomic, ///< BRCP as published: rows that span blocks are completed with atomic adds.
 };
 
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
+  /// Run the portable Kokkos kernel even where a backend has a hand-tuned specialisation
+  /// (backends/). The tests use it to check each specialisation against the portable kernel.
+  bool portableOnly = false;
 };
 
 inline const char* toString(SpmvAlgorithm algorithm) {
@@ -28,6 +32,7 @@ inline const char* toString(SpmvAlgorithm algorithm) {
     case SpmvAlgorithm::Auto: return "auto";
     case SpmvAlgorithm::CsrScalar: return "csr-scalar";
     case SpmvAlgorithm::CsrVector: return "csr-vector";
+    case SpmvAlgorithm::BrcpAtomic: return "brcp-atomic";
   }
   return "unknown";
 }
