@@ -7,13 +7,16 @@
 
 #include <araios/araios.hpp>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <cstring>
 #include <random>
+#include <set>
+#include <type_traits>
 
 namespace araios::cli {
 namespace {
@@ -23,8 +26,55 @@ struct SpmvArgs {
   std::string file;
   std::string format = "csr-vector";
   int repeat = 100;
+  int repeatability = 0;
   std::uint64_t seed = 42;
+  bool force = false;
+  bool portable = false;
 };
+
+/// Distance in units in the last place between two finite values of the same type: the number
+/// of representable values between them.
+template <class Value>
+std::int64_t ulpDistance(Value a, Value b) {
+  using Bits = std::conditional_t<sizeof(Value) == 8, std::int64_t, std::int32_t>;
+  Bits ia, ib;
+  std::memcpy(&ia, &a, sizeof a);
+  std::memcpy(&ib, &b, sizeof b);
+  // Map the sign-magnitude encoding onto a monotonic integer line.
+  if (ia < 0) ia = std::numeric_limits<Bits>::min() - ia;
+  if (ib < 0) ib = std::numeric_limits<Bits>::min() - ib;
+  const std::int64_t d = static_cast<std::int64_t>(ia) - static_cast<std::int64_t>(ib);
+  return d < 0 ? -d : d;
+}
+
+struct Repeatability {
+  int runs = 0;
+  int distinctResults = 0;
+  std::int64_t maxUlpDistance = 0;  ///< between any run and the first one
+};
+
+/// Runs the product `runs` more times, each into a NaN-filled y, and compares the bits.
+template <class Value, class Kernel, class Vector>
+Repeatability measureRepeatability(const Kernel& kernel, const Vector& x, const Vector& y, int runs) {
+  Repeatability r;
+  r.runs = runs;
+  std::set<std::string> hashes;
+  std::vector<Value> first;
+  for (int run = 0; run < runs; ++run) {
+    Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
+    kernel.run(x, y, Value(1), Value(0));
+    auto yHost = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    hashes.insert(hashBits(yHost));
+    if (run == 0) {
+      first.assign(yHost.data(), yHost.data() + yHost.extent(0));
+      continue;
+    }
+    for (std::size_t i = 0; i < first.size(); ++i)
+      r.maxUlpDistance = std::max(r.maxUlpDistance, ulpDistance(first[i], yHost(i)));
+  }
+  r.distinctResults = static_cast<int>(hashes.size());
+  return r;
+}
 
 /// x in [-1, 1), from a seed: the same vector on every backend and every run.
 template <class Value>
@@ -43,7 +93,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   Kokkos::Timer timer;
   const Csr csr = csrFromHost<Csr>(host);
   const double toCsrSeconds = timer.seconds();
-  const auto kernel = prepareSpmv(exec, args.format, csr);
+  FormatOptions formatOptions;
+  formatOptions.force = args.force;
+  const auto kernel = prepareSpmv(exec, args.format, csr, formatOptions, args.portable);
 
   const std::vector<Value> xHost = makeX<Value>(host.numCols, args.seed);
   Kokkos::View<Value*, Device> x("x", host.numCols), y("y", host.numRows);
@@ -74,6 +126,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   const double bytes = static_cast<double>(kernel.bytes) + sizeof(Value) * double(host.numCols + host.numRows);
   const std::string hash = hashBits(y);
   const int threads = ExecSpace().concurrency();
+  const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, args.repeatability);
 
   if (args.run.json) {
     nlohmann::json j = {{"file", args.file},
@@ -96,6 +149,11 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
                         {"max_rel_error", accuracy.maxRelError},
                         {"within_error_bound", accuracy.withinBound},
                         {"hash", hash}};
+    if (repeat.runs > 0) {
+      j["repeatability"] = {{"runs", repeat.runs},
+                            {"distinct_results", repeat.distinctResults},
+                            {"max_ulp_distance", repeat.maxUlpDistance}};
+    }
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("matrix    {}: {} x {}, {} stored entries\n", args.file, host.numRows, host.numCols, host.nnz());
@@ -107,6 +165,11 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
     fmt::print("error     {:.3e} max relative vs the long-double reference; error bound {}\n", accuracy.maxRelError,
                accuracy.withinBound ? "holds on every row" : "VIOLATED");
     fmt::print("hash      {}\n", hash);
+    if (repeat.runs > 0) {
+      fmt::print("repeat    {} runs: {} distinct result{}{}\n", repeat.runs, repeat.distinctResults,
+                 repeat.distinctResults == 1 ? " (bitwise repeatable)" : "s",
+                 repeat.distinctResults == 1 ? "" : fmt::format(", at most {} ulp apart", repeat.maxUlpDistance));
+    }
   }
   return accuracy.withinBound ? 0 : 3;
 }
@@ -132,6 +195,13 @@ Command addSpmvCommand(CLI::App& parent) {
   app->add_option("--repeat", args->repeat, "timed products; the median is reported")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app->add_option("--repeatability", args->repeatability,
+                  "after timing, run N more products and report how many distinct results (bit patterns) they gave")
+      ->check(CLI::NonNegativeNumber);
+  app->add_flag("--force", args->force,
+                "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
+  app->add_flag("--portable", args->portable,
+                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
   app->add_option("--seed", args->seed, "seed of the random x in [-1, 1)")->capture_default_str();
   addRunOptions(*app, args->run);
   Command command;

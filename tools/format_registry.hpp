@@ -1,7 +1,7 @@
 #pragma once
 // Every SpMV kernel the command line (and the benchmark) can run, by name. Each entry turns a
 // CSR matrix into the kernel's format and hands back a callable product, so callers handle
-// every format the same way. A new format adds one entry to kernelNames() and one branch to
+// every format the same way. A new format adds one entry to kernelInfos() and one branch to
 // prepareSpmv().
 #include <araios/araios.hpp>
 
@@ -25,6 +25,16 @@ inline const std::vector<KernelInfo>& kernelInfos() {
       {"csr-scalar", "csr", "CSR, one thread per row"},
       {"csr-vector", "csr", "CSR, vector lanes per row with a lane reduction"},
       {"csc", "csc", "CSC, one thread per column, atomic adds into y"},
+      {"ell", "ell", "ELLPACK, rows padded to the longest, column-major, one thread per row"},
+      {"hyb", "hyb", "ELL for the first K entries of each row, COO for the rest (Bell & Garland)"},
+      {"dia", "dia", "diagonals, column-major, one thread per row"},
+      {"jds", "jds", "jagged diagonals, rows sorted by length, one thread per sorted row"},
+      {"sell", "sell", "sliced ELL (SELL-C-sigma), C = 32"},
+      {"brc", "brc", "blocked row-column (Ashari et al.), atomic adds into y"},
+      {"brcp", "brcp", "BRC filled row by row with a warp segmented sum, deterministic (Yang et al.)"},
+      {"brcp-atomic", "brcp", "BRCP as published: rows spanning blocks completed with atomic adds"},
+      {"sc-csr", "sc-csr", "segmented, combined CSR (Liang): rows merged by length range"},
+      {"vab", "vab", "vertical aligned blocks of 4 (Liang), two phases"},
   };
   return infos;
 }
@@ -45,25 +55,59 @@ struct PreparedSpmv {
   std::function<void(const Vector& x, const Vector& y, Value alpha, Value beta)> run;
 };
 
+namespace detail {
+
+template <class ExecSpace, class Value, class Matrix>
+void bind(PreparedSpmv<ExecSpace, Value>& p, const ExecSpace& exec, const Matrix& matrix, SpmvOptions options,
+          bool portableOnly) {
+  options.portableOnly = portableOnly;
+  p.bytes = matrix.bytes();
+  p.storedSlots = matrix.storedSlots();
+  p.run = [=](auto x, auto y, Value a, Value b) { spmv(exec, matrix, x, y, a, b, options); };
+}
+
+}  // namespace detail
+
+/// Builds `kernel`'s format from CSR (timed) and binds its product. Padded formats may refuse
+/// the matrix with PaddingError unless formatOptions.force is set. portableOnly selects the
+/// portable Kokkos kernel where a backend has a hand-tuned one.
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 PreparedSpmv<ExecSpace, Value> prepareSpmv(const ExecSpace& exec, const std::string& kernel,
-                                           const CsrMatrix<Value, Ordinal, Offset, Device>& csr) {
+                                           const CsrMatrix<Value, Ordinal, Offset, Device>& csr,
+                                           const FormatOptions& formatOptions = {}, bool portableOnly = false) {
   PreparedSpmv<ExecSpace, Value> p;
   p.kernel = kernel;
-  p.storedSlots = csr.nnz();
+  const auto bind = [&](const auto& matrix, SpmvOptions options = {}) {
+    detail::bind(p, exec, matrix, options, portableOnly);
+  };
   Kokkos::Timer timer;
   if (kernel == "coo") {
-    auto coo = cooFromCsr(exec, csr);
-    p.bytes = coo.bytes();
-    p.run = [=](auto x, auto y, Value a, Value b) { spmv(exec, coo, x, y, a, b); };
-  } else if (kernel == "csr-scalar" || kernel == "csr-vector") {
-    const SpmvOptions options{kernel == "csr-scalar" ? SpmvAlgorithm::CsrScalar : SpmvAlgorithm::CsrVector};
-    p.bytes = csr.bytes();
-    p.run = [=](auto x, auto y, Value a, Value b) { spmv(exec, csr, x, y, a, b, options); };
+    bind(cooFromCsr(exec, csr));
+  } else if (kernel == "csr-scalar") {
+    bind(csr, SpmvOptions{SpmvAlgorithm::CsrScalar});
+  } else if (kernel == "csr-vector") {
+    bind(csr, SpmvOptions{SpmvAlgorithm::CsrVector});
   } else if (kernel == "csc") {
-    auto csc = cscFromCsr(exec, csr);
-    p.bytes = csc.bytes();
-    p.run = [=](auto x, auto y, Value a, Value b) { spmv(exec, csc, x, y, a, b); };
+    bind(cscFromCsr(exec, csr));
+  } else if (kernel == "ell") {
+    bind(ellFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "hyb") {
+    bind(hybFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "dia") {
+    bind(diaFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "jds") {
+    bind(jdsFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "sell") {
+    bind(sellFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "brc") {
+    bind(brcFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "brcp" || kernel == "brcp-atomic") {
+    bind(brcpFromCsr(exec, csr, formatOptions),
+         SpmvOptions{kernel == "brcp" ? SpmvAlgorithm::Auto : SpmvAlgorithm::BrcpAtomic});
+  } else if (kernel == "sc-csr") {
+    bind(scCsrFromCsr(exec, csr, formatOptions));
+  } else if (kernel == "vab") {
+    bind(vabFromCsr(exec, csr, formatOptions));
   } else {
     throw InputError("unknown format '" + kernel + "'; expected one of the kernels `araios spmv --help` lists");
   }

@@ -23,6 +23,8 @@ struct CooMatrix {
   Kokkos::View<Value*, Device> values;
 
   Offset nnz() const { return static_cast<Offset>(values.extent(0)); }
+  /// No padding: every slot holds a stored entry.
+  std::int64_t storedSlots() const { return nnz(); }
   /// Bytes held by the arrays.
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(nnz()) * (2 * sizeof(Ordinal) + sizeof(Value));

@@ -24,6 +24,8 @@ struct CscMatrix {
   Kokkos::View<Value*, Device> values;
 
   Offset nnz() const { return static_cast<Offset>(values.extent(0)); }
+  /// No padding: every slot holds a stored entry.
+  std::int64_t storedSlots() const { return nnz(); }
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(colPtr.extent(0)) * sizeof(Offset) +
            static_cast<std::int64_t>(nnz()) * (sizeof(Ordinal) + sizeof(Value));

@@ -1,13 +1,20 @@
 #pragma once
 // Araios: portable, reproducible sparse-matrix kernels on Kokkos. The umbrella header.
 #include <araios/error.hpp>
+#include <araios/format_options.hpp>
 #include <araios/hash.hpp>
 #include <araios/io/matrix_market.hpp>
 #include <araios/matrix_stats.hpp>
 #include <araios/spmv.hpp>
 #include <araios/types.hpp>
-#include <formats/coo/coo.hpp>
+#include <formats/brc/brc_convert.hpp>
+#include <formats/brcp/brcp_convert.hpp>
 #include <formats/coo/coo_convert.hpp>
-#include <formats/csc/csc.hpp>
 #include <formats/csc/csc_convert.hpp>
-#include <formats/csr/csr.hpp>
+#include <formats/dia/dia_convert.hpp>
+#include <formats/ell/ell_convert.hpp>
+#include <formats/hyb/hyb_convert.hpp>
+#include <formats/jds/jds_convert.hpp>
+#include <formats/sccsr/sccsr_convert.hpp>
+#include <formats/sell/sell_convert.hpp>
+#include <formats/vab/vab_convert.hpp>

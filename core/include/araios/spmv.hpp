@@ -9,9 +9,18 @@
 // respect to the host, like any Kokkos kernel on `exec`: fence before reading y on the host.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/error.hpp>
+#include <formats/brc/brc_spmv.hpp>
+#include <formats/brcp/brcp_spmv.hpp>
 #include <formats/coo/coo_spmv.hpp>
 #include <formats/csc/csc_spmv.hpp>
 #include <formats/csr/csr_spmv.hpp>
+#include <formats/dia/dia_spmv.hpp>
+#include <formats/ell/ell_spmv.hpp>
+#include <formats/hyb/hyb_spmv.hpp>
+#include <formats/jds/jds_spmv.hpp>
+#include <formats/sccsr/sccsr_spmv.hpp>
+#include <formats/sell/sell_spmv.hpp>
+#include <formats/vab/vab_spmv.hpp>
 
 #include <Kokkos_Core.hpp>
 

@@ -1,0 +1,75 @@
+#include "bench_options.hpp"
+
+#include "generators/catalog.hpp"
+
+#include <backend.hpp>
+
+#include <fnmatch.h>
+
+#include <cstdlib>
+
+#ifndef ARAIOS_BENCH_COMMIT
+#define ARAIOS_BENCH_COMMIT "unknown"
+#endif
+#ifndef ARAIOS_BENCH_MATRICES_DIR
+#define ARAIOS_BENCH_MATRICES_DIR ""
+#endif
+
+namespace araios::bench {
+
+bool matchesAny(const std::string& name, const std::vector<std::string>& patterns) {
+  if (patterns.empty()) return true;
+  for (const auto& p : patterns)
+    if (fnmatch(p.c_str(), name.c_str(), 0) == 0) return true;
+  return false;
+}
+
+void addBenchOptions(CLI::App& app, BenchOptions& o) {
+  o.backends = {cli::defaultBackend()};
+  o.seed = gen::kCatalogSeed;
+  o.commit = ARAIOS_BENCH_COMMIT;
+  const char* env = std::getenv("ARAIOS_MATRICES_DIR");
+  o.matricesDir = env && *env ? env : ARAIOS_BENCH_MATRICES_DIR;
+
+  app.add_flag_callback("--quick", [&o] { o.suite = "quick"; },
+                        "the quick suite: real matrices and reduced generated ones (same as --suite quick)");
+  app.add_option("--suite", o.suite, "suite to run")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
+  app.add_option("--backend", o.backends, "Kokkos backends, comma-separated: " + cli::joined(cli::enabledBackends()))
+      ->delimiter(',')
+      ->check(CLI::IsMember(cli::enabledBackends()))
+      ->capture_default_str();
+  app.add_option("--precision", o.precisions, "value types, comma-separated")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"double", "float"}))
+      ->capture_default_str();
+  app.add_option("--reps", o.reps, "timed products per kernel (the median is reported); at least 20")
+      ->check(CLI::Range(kMinReps, 1000000))
+      ->capture_default_str();
+  app.add_option("--matrices", o.matricesDir,
+                 "folder of real .mtx/.mtx.gz matrices (default: ARAIOS_MATRICES_DIR, else the build's); 'none' skips them")
+      ->capture_default_str();
+  app.add_option("--out", o.out, "write PREFIX.jsonl and PREFIX.csv (one row per measurement)");
+  app.add_option("--kernels", o.kernels, "only these kernels (comma-separated glob patterns, e.g. 'csr-*,cusparse-*')")
+      ->delimiter(',');
+  app.add_option("--matrix", o.matrices, "only these matrices (comma-separated glob patterns)")->delimiter(',');
+  app.add_option("--seed", o.seed, "base seed of the generated matrices")->capture_default_str();
+  app.add_option("--vector-seed", o.vectorSeed, "seed of x in [-1, 1) (and of y0 when beta != 0)")->capture_default_str();
+  app.add_option("--alpha", o.alpha, "alpha of y = alpha*A*x + beta*y")->capture_default_str();
+  app.add_option("--beta", o.beta, "beta; nonzero makes every kernel read y too (counted in the bytes)")
+      ->capture_default_str();
+  app.add_option("--commit", o.commit, "commit recorded in every row (default: the build's git HEAD)")
+      ->capture_default_str();
+  app.add_option("--threads", o.threads, "OpenMP threads (default: OMP_NUM_THREADS, else all cores)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--copy-bytes-gpu", o.copyBytesGpu, "bytes per buffer of the GPU copy-bandwidth measurement")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--copy-bytes-cpu", o.copyBytesCpu, "bytes per buffer of the CPU copy-bandwidth measurement")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--describe-generators", o.describeGenerators,
+               "generate every catalog matrix, print target vs produced statistics as Markdown, and exit");
+  app.add_flag("--list", o.list, "print the matrices and kernels the run would measure, and exit");
+}
+
+}  // namespace araios::bench

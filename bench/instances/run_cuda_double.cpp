@@ -1,0 +1,9 @@
+// runMatrix for the cuda backend in double (see run_matrix.hpp): one instantiation per file, so
+// the builds of the backends and precisions run in parallel.
+#include "../run_matrix_impl.hpp"
+
+#ifdef KOKKOS_ENABLE_CUDA
+namespace araios::bench {
+template void runMatrix<Kokkos::Cuda, double>(const Kokkos::Cuda&, const MatrixCase&, const BackendInfo&, RunContext&);
+}  // namespace araios::bench
+#endif

@@ -1,0 +1,99 @@
+#include "result_sink.hpp"
+
+#include <araios/error.hpp>
+
+namespace araios::bench {
+namespace {
+
+template <class T>
+nlohmann::ordered_json orNull(const std::optional<T>& v) {
+  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json orNull(const std::string& s) {
+  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+}
+
+/// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
+std::string csvField(const nlohmann::ordered_json& v) {
+  if (v.is_null()) return "";
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string quoted = "\"";
+  for (const char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+}  // namespace
+
+nlohmann::ordered_json ResultRow::toJson() const {
+  nlohmann::ordered_json j;
+  j["schema"] = kSchemaVersion;
+  j["matrix"] = orNull(matrix);
+  j["source"] = orNull(source);
+  j["class"] = orNull(matrixClass);
+  j["rows"] = orNull(rows);
+  j["cols"] = orNull(cols);
+  j["nnz"] = orNull(nnz);
+  j["kernel"] = orNull(kernel);
+  j["format"] = orNull(format);
+  j["library"] = orNull(library);
+  j["backend"] = orNull(backend);
+  j["device"] = orNull(device);
+  j["threads"] = orNull(threads);
+  j["precision"] = orNull(precision);
+  j["mode"] = orNull(mode);
+  j["alpha"] = orNull(alpha);
+  j["beta"] = orNull(beta);
+  j["reps"] = orNull(reps);
+  j["warmups"] = orNull(warmups);
+  j["time_s"] = orNull(timeSeconds);
+  j["time_min_s"] = orNull(timeMinSeconds);
+  j["time_max_s"] = orNull(timeMaxSeconds);
+  j["gflops"] = orNull(gflops);
+  j["bytes"] = orNull(bytes);
+  j["gbps"] = orNull(gbps);
+  j["copy_gbps"] = orNull(copyGbps);
+  j["fraction_of_copy"] = orNull(fractionOfCopy);
+  j["convert_s"] = orNull(convertSeconds);
+  j["setup_s"] = orNull(setupSeconds);
+  j["footprint_bytes"] = orNull(footprintBytes);
+  j["stored_slots"] = orNull(storedSlots);
+  j["padding_ratio"] = orNull(paddingRatio);
+  j["max_rel_error"] = orNull(maxRelError);
+  j["within_error_bound"] = orNull(withinErrorBound);
+  j["y_hash"] = orNull(yHash);
+  j["refused"] = orNull(refused);
+  j["error"] = orNull(error);
+  j["note"] = orNull(note);
+  j["commit"] = orNull(commit);
+  j["date"] = orNull(date);
+  return j;
+}
+
+ResultSink::ResultSink(const std::string& prefix) {
+  if (prefix.empty()) return;
+  jsonl_.open(prefix + ".jsonl", std::ios::out | std::ios::trunc);
+  csv_.open(prefix + ".csv", std::ios::out | std::ios::trunc);
+  if (!jsonl_ || !csv_) {
+    throw InputError("cannot write " + prefix + ".jsonl and " + prefix +
+                     ".csv; expected --out to name a file prefix in a writable folder");
+  }
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) csv_ << (i ? "," : "") << cols[i];
+  csv_ << "\n" << std::flush;
+}
+
+void ResultSink::write(const ResultRow& row) {
+  ++rows_;
+  if (row.withinErrorBound && !*row.withinErrorBound) ++accuracyFailures_;
+  if (!row.error.empty()) ++errors_;
+  if (!jsonl_.is_open()) return;
+  const nlohmann::ordered_json j = row.toJson();
+  jsonl_ << j.dump() << "\n" << std::flush;
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) csv_ << (i ? "," : "") << csvField(j.at(cols[i]));
+  csv_ << "\n" << std::flush;
+}
+
+}  // namespace araios::bench

@@ -1,0 +1,292 @@
+#pragma once
+// runMatrix: see run_matrix.hpp. For one matrix, backend and precision:
+//   1. the matrix to CSR (int32 indices) on the backend, x (and y0 when beta != 0) from the seed,
+//      and the long-double host reference (core/include/araios/reference_spmv.hpp);
+//   2. for each planned kernel: build its format from the CSR (timed: convert_s), one product
+//      into a NaN-filled y checked against the reference (tools/accuracy.hpp), then the timed
+//      products (timing.hpp). A format that refuses the matrix (PaddingError) or the backend
+//      (UnsupportedError) gives a row with `refused` set; any other failure a row with `error`
+//      set; the run goes on either way.
+// Effective bandwidth counts the bytes the format's arrays occupy (padding included), x read
+// once, y written once, and y read once more when beta != 0: the least any kernel on that
+// format must move, so a kernel that caches well cannot exceed the copy ceiling by reading x
+// from cache many times.
+#include "bench_options.hpp"
+#include "generators/rng.hpp"
+#include "openmp_csr_loop.hpp"
+#include "run_matrix.hpp"
+#include "timing.hpp"
+
+#include <accuracy.hpp>
+#include <format_registry.hpp>
+
+#include <araios/araios.hpp>
+#include <araios/format_options.hpp>
+#include <araios/reference_spmv.hpp>
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <backends/cuda/cusparse_spmv.hpp>
+#endif
+
+#include <fmt/core.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace araios::bench {
+namespace detail {
+
+/// Values in [-1, 1) from `seed`: the same vector on every backend and in every run.
+template <class Value>
+std::vector<Value> seededVector(std::int64_t n, std::uint64_t seed, std::uint64_t stream) {
+  gen::Rng rng(seed, stream);
+  std::vector<Value> v(static_cast<std::size_t>(n));
+  for (auto& e : v) e = static_cast<Value>(rng.uniform(-1.0, 1.0));
+  return v;
+}
+
+template <class View, class Value>
+View deviceCopy(const std::vector<Value>& host, const char* label) {
+  View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), host.size());
+  auto mirror = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < host.size(); ++i) mirror(i) = host[i];
+  Kokkos::deep_copy(v, mirror);
+  return v;
+}
+
+/// Everything one matrix's kernels share.
+template <class ExecSpace, class Value>
+struct Workspace {
+  using Device = typename ExecSpace::device_type;
+  using Csr = CsrMatrix<Value, std::int32_t, std::int32_t, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+
+  ExecSpace exec;
+  const io::HostMatrix& host;
+  const BenchOptions& options;
+  double copyGbps;
+  Csr csr;
+  Vector x, y, y0;
+  ReferenceSpmv reference;
+  Value alpha, beta;
+
+  /// Bytes of the vectors a product moves at least: x read, y written (and read if beta != 0).
+  double vectorBytes() const {
+    const double yPasses = beta == Value(0) ? 1.0 : 2.0;
+    return sizeof(Value) * (static_cast<double>(host.numCols) + yPasses * static_cast<double>(host.numRows));
+  }
+
+  void resetY() const {
+    if (beta == Value(0)) {
+      // NaN: with beta = 0 the kernel must overwrite every entry, and one it skips shows.
+      Kokkos::deep_copy(exec, y, std::numeric_limits<Value>::quiet_NaN());
+    } else {
+      Kokkos::deep_copy(exec, y, y0);
+    }
+    exec.fence();
+  }
+
+  /// The correctness check and the timing of `run` (one product, asynchronous), into `row`.
+  template <class Run>
+  void measure(ResultRow& row, std::int64_t formatBytes, Run&& run) const {
+    resetY();
+    run();
+    exec.fence();
+    const auto yHost = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+    const cli::Accuracy accuracy = cli::measureAccuracy<Value>(reference, yHost);
+    row.maxRelError = accuracy.maxRelError;
+    row.withinErrorBound = accuracy.withinBound;
+    row.yHash = hashBits(yHost);
+    resetY();
+    const Timing t = timeRepeated(exec, options.reps, run);
+    const double bytes = static_cast<double>(formatBytes) + vectorBytes();
+    row.timeSeconds = t.median;
+    row.timeMinSeconds = t.min;
+    row.timeMaxSeconds = t.max;
+    row.bytes = static_cast<long long>(bytes);
+    if (t.median > 0) {
+      row.gflops = 2.0 * static_cast<double>(host.nnz()) / t.median * 1e-9;
+      row.gbps = bytes / t.median * 1e-9;
+      if (copyGbps > 0) row.fractionOfCopy = *row.gbps / copyGbps;
+    }
+  }
+};
+
+template <class ExecSpace, class Value>
+void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k, ResultRow& row) {
+  auto p = cli::prepareSpmv(w.exec, k.name, w.csr);
+  row.convertSeconds = p.convertSeconds;
+  row.footprintBytes = p.bytes;
+  row.storedSlots = p.storedSlots;
+  if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(p.storedSlots) / static_cast<double>(w.host.nnz());
+  const Value alpha = w.alpha, beta = w.beta;
+  w.measure(row, p.bytes, [&] { p.run(w.x, w.y, alpha, beta); });
+}
+
+template <class ExecSpace, class Value>
+void measureOpenMpLoop(const Workspace<ExecSpace, Value>& w, ResultRow& row) {
+#ifdef _OPENMP
+  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+    // The backend's CSR lives in host memory already: the loop runs on the very same arrays.
+    row.convertSeconds = 0.0;
+    row.footprintBytes = w.csr.bytes();
+    row.storedSlots = w.host.nnz();
+    row.paddingRatio = 1.0;
+    const auto& csr = w.csr;
+    const std::int64_t rows = csr.numRows;
+    const Value alpha = w.alpha, beta = w.beta;
+    const Value* x = w.x.data();
+    Value* y = w.y.data();
+    w.measure(row, csr.bytes(), [&] {
+      openmpCsrLoop(rows, csr.rowPtr.data(), csr.colIdx.data(), csr.values.data(), x, y, alpha, beta);
+    });
+    return;
+  }
+#endif
+  (void)w;
+  throw UnsupportedError("the OpenMP CSR loop runs on host backends of builds with OpenMP only");
+}
+
+#ifdef KOKKOS_ENABLE_CUDA
+template <class Value>
+void measureCusparse(const Workspace<Kokkos::Cuda, Value>& w, const cuda::CusparseHandle& handle,
+                     const PlannedKernel& k, ResultRow& row) {
+  std::optional<cuda::CusparseAlgorithm> algorithm;
+  for (const auto a : cuda::allCusparseAlgorithms())
+    if (k.name == cuda::kernelName(a)) algorithm = a;
+  if (!algorithm) throw InputError("unknown cuSPARSE kernel '" + k.name + "'");
+  cuda::CusparseSpmv<Value> spmv(handle, w.csr, *algorithm, w.x, w.y, w.alpha, w.beta);
+  row.convertSeconds = spmv.convertSeconds();
+  row.setupSeconds = spmv.setupSeconds();
+  row.footprintBytes = spmv.bytes() + spmv.workspaceBytes();
+  row.storedSlots = spmv.storedSlots();
+  if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(spmv.storedSlots()) / static_cast<double>(w.host.nnz());
+  if (!spmv.preprocessed()) row.note = "cusparseSpMV_preprocess: not supported for this algorithm";
+  w.measure(row, spmv.bytes(), [&] { spmv.run(); });
+}
+#endif
+
+/// One line per measurement on stdout: the numbers a person watching the run wants.
+inline void echo(const ResultRow& row) {
+  if (!row.refused.empty()) {
+    fmt::print("  {:<24} {:<20} {:<6} refused: {}\n", row.matrix, row.kernel, row.precision, row.refused.substr(0, 160));
+  } else if (!row.error.empty()) {
+    fmt::print("  {:<24} {:<20} {:<6} ERROR: {}\n", row.matrix, row.kernel, row.precision, row.error);
+  } else if (row.timeSeconds) {
+    fmt::print("  {:<24} {:<20} {:<6} {:>10.2f} us {:>8.2f} GFLOP/s {:>8.2f} GB/s {:>5.2f} of copy  err {:.1e} {}\n",
+               row.matrix, row.kernel, row.precision, *row.timeSeconds * 1e6, row.gflops.value_or(0),
+               row.gbps.value_or(0), row.fractionOfCopy.value_or(0), row.maxRelError.value_or(0),
+               row.withinErrorBound.value_or(false) ? "ok" : "OUTSIDE BOUND");
+  }
+  std::fflush(stdout);
+}
+
+}  // namespace detail
+
+template <class ExecSpace, class Value>
+void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInfo& backend, RunContext& ctx) {
+  using W = detail::Workspace<ExecSpace, Value>;
+  const io::HostMatrix& host = matrix.host;
+  const BenchOptions& o = ctx.options;
+  const double weight = itemWeight(matrix.source.estimatedNnz);
+
+  ResultRow base;
+  base.matrix = matrix.source.name;
+  base.source = matrix.source.source;
+  base.matrixClass = matrix.source.matrixClass;
+  base.rows = host.numRows;
+  base.cols = host.numCols;
+  base.nnz = host.nnz();
+  base.backend = backend.backend;
+  base.device = backend.device;
+  if (backend.threads > 0) base.threads = backend.threads;
+  base.precision = typeName<Value>();
+  base.mode = "fast";  // deterministic and accurate modes do not exist yet
+  base.alpha = o.alpha;
+  base.beta = o.beta;
+  base.reps = o.reps;
+  base.warmups = kWarmups;
+  base.copyGbps = backend.copyGbps;
+  base.commit = ctx.commit;
+  base.date = ctx.date;
+
+  const auto rowFor = [&](const PlannedKernel& k) {
+    ResultRow row = base;
+    row.kernel = k.name;
+    row.format = k.format;
+    row.library = k.library;
+    return row;
+  };
+
+  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+  if (host.numRows > kInt32Max || host.numCols > kInt32Max || host.nnz() > kInt32Max) {
+    for (const auto& k : backend.plan) {
+      ctx.progress.begin(matrix.source.name, k.name, base.precision, weight);
+      ResultRow row = rowFor(k);
+      row.refused = "the benchmark builds every format with int32 indices, and this matrix needs int64";
+      ctx.sink.write(row);
+      detail::echo(row);
+    }
+    return;
+  }
+
+  W w{exec, host, o, backend.copyGbps, {}, {}, {}, {}, {}, static_cast<Value>(o.alpha), static_cast<Value>(o.beta)};
+  w.csr = csrFromHost<typename W::Csr>(host);
+  const std::vector<Value> xHost = detail::seededVector<Value>(host.numCols, o.vectorSeed, 1);
+  const std::vector<Value> y0Host =
+      w.beta == Value(0) ? std::vector<Value>{} : detail::seededVector<Value>(host.numRows, o.vectorSeed, 2);
+  w.x = detail::deviceCopy<typename W::Vector>(xHost, "araios::bench::x");
+  w.y = typename W::Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bench::y"), host.numRows);
+  if (w.beta != Value(0)) w.y0 = detail::deviceCopy<typename W::Vector>(y0Host, "araios::bench::y0");
+  w.reference = referenceSpmv<Value>(host, xHost, w.alpha, w.beta, y0Host);
+
+#ifdef KOKKOS_ENABLE_CUDA
+  std::unique_ptr<cuda::CusparseHandle> cusparse;
+#endif
+  for (const auto& k : backend.plan) {
+    ctx.progress.begin(matrix.source.name, k.name, base.precision, weight);
+    ResultRow row = rowFor(k);
+    try {
+      if (k.library == "araios") {
+        detail::measureAraios(w, k, row);
+      } else if (k.library == "openmp-loop") {
+        detail::measureOpenMpLoop(w, row);
+      } else if (k.library == "cusparse") {
+#ifdef KOKKOS_ENABLE_CUDA
+        if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+          if (!cusparse) cusparse = std::make_unique<cuda::CusparseHandle>(exec.cuda_stream());
+          detail::measureCusparse(w, *cusparse, k, row);
+        } else {
+          throw UnsupportedError("cuSPARSE runs on the cuda backend only");
+        }
+#else
+        throw UnsupportedError("cuSPARSE needs a build with Kokkos CUDA");
+#endif
+      } else {
+        throw InputError("unknown library '" + k.library + "'");
+      }
+    } catch (const PaddingError& e) {
+      row.refused = e.what();
+    } catch (const UnsupportedError& e) {
+      row.refused = e.what();
+    } catch (const std::exception& e) {
+      row.error = e.what();
+      // A failed kernel may leave an error pending on the device; let the next one start clean.
+      try {
+        exec.fence();
+      } catch (...) {
+      }
+    }
+    ctx.sink.write(row);
+    detail::echo(row);
+  }
+}
+
+}  // namespace araios::bench

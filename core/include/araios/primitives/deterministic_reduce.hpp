@@ -1,0 +1,360 @@
+#pragma once
+// Dot products, 2-norms and the max-abs-difference reduction, in three modes:
+//
+//   Fast           Kokkos::parallel_reduce: the backend picks the order, so the last bits
+//                  depend on the backend and the thread count.
+//   Deterministic  a summation order fixed by the vector length alone (below), the same on
+//                  Serial, OpenMP at any thread count and CUDA: bitwise identical results.
+//   Accurate       correctly rounded: every product is added exactly into a long fixed-point
+//                  accumulator (primitives/exact_accumulator.hpp) and rounded once. Also
+//                  reproducible, and free of cancellation error; several times slower.
+//
+// The deterministic order. The vector is cut into chunks of kDotChunk consecutive elements
+// (the last may be shorter). Inside a chunk, lane l (0 <= l < kDotLanes) accumulates the
+// elements l, l + kDotLanes, l + 2 kDotLanes, ... in that order with acc = fma(x_i, y_i, acc),
+// starting from zero; the kDotLanes lane sums are then added by a fixed pairwise tree
+// (lane l += lane l + 16, then l + 8, ..., l + 1). The chunk sums are added by a fixed pairwise
+// tree over the chunk index: at level s (s = 1, 2, 4, ...) partial[i] += partial[i + s] for
+// every i that is a multiple of 2s with i + s < number of chunks. The order depends on n only;
+// how many threads compute the chunks, and in which order, cannot change a bit.
+//
+// Results go either to a DeviceScalar (no synchronisation: what the solvers use) or, through
+// the convenience overloads, back to the host.
+#include <araios/error.hpp>
+#include <araios/primitives/device_scalar.hpp>
+#include <araios/primitives/exact_accumulator.hpp>
+#include <araios/primitives/fp.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace araios {
+
+enum class ReductionMode { Fast, Deterministic, Accurate };
+
+inline const char* toString(ReductionMode mode) {
+  switch (mode) {
+    case ReductionMode::Fast: return "fast";
+    case ReductionMode::Deterministic: return "deterministic";
+    case ReductionMode::Accurate: return "accurate";
+  }
+  return "unknown";
+}
+
+/// Elements per chunk of the deterministic order. Part of the definition of the result (a
+/// different value changes the bits), so it is a constant, not a tuning knob. 1024 gives a
+/// GPU team enough independent loads to hide latency (32 per lane) and keeps the chunk sums
+/// few (n / 1024) for the tree.
+constexpr std::int64_t kDotChunk = 1024;
+/// Lanes of a chunk: one warp on a GPU, which reads 32 consecutive elements per step
+/// (coalesced). Also part of the definition of the result.
+constexpr int kDotLanes = 32;
+/// Elements per thread of the accurate reduction. Any value gives the same (exact) result;
+/// 256 keeps enough threads busy on a GPU for vectors of a few hundred thousand entries
+/// while each thread's accumulator flushes rarely (140 limbs per flush).
+constexpr std::int64_t kAccurateChunk = 256;
+
+namespace Impl {
+
+enum class ReduceTransform { Identity, Sqrt };
+
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value applyTransform(Value v, ReduceTransform t) {
+  return t == ReduceTransform::Sqrt ? fp::sqrt(v) : v;
+}
+
+/// Slots of the accurate reduction after the limbs: counts of NaN, +Inf and -Inf products.
+constexpr int kSpecialNaN = 0, kSpecialPosInf = 1, kSpecialNegInf = 2, kSpecialCount = 3;
+
+}  // namespace Impl
+
+/// Device buffers the reductions need, allocated once per solver instead of once per call
+/// (an allocation on a GPU synchronises the device).
+template <class Value, class Device>
+struct ReductionWorkspace {
+  Kokkos::View<Value*, Device> partials;
+  Kokkos::View<Value, Device> fastResult;
+  Kokkos::View<std::int64_t*, Device> exact;  // kLimbs limbs, then kSpecialCount counters
+
+  /// Makes room for vectors of n entries (a no-op when there is room already).
+  void reserve(std::int64_t n) {
+    const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
+    if (static_cast<std::int64_t>(partials.extent(0)) < chunks || !partials.data()) {
+      partials = Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::dot::partials"),
+                                              chunks > 0 ? chunks : 1);
+    }
+    if (!fastResult.data()) fastResult = Kokkos::View<Value, Device>("araios::dot::fast");
+    if (!exact.data()) {
+      exact = Kokkos::View<std::int64_t*, Device>("araios::dot::exact",
+                                                  Impl::ExactAccumulatorLayout::kLimbs + Impl::kSpecialCount);
+    }
+  }
+};
+
+namespace Impl {
+
+template <class ExecSpace, class XView, class YView, class Value>
+struct DotChunkKernel {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Scratch = Kokkos::View<Value*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  XView x;
+  YView y;
+  Kokkos::View<Value*, typename ExecSpace::device_type> partials;
+  std::int64_t n;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t chunk = team.league_rank();
+    const std::int64_t begin = chunk * kDotChunk;
+    const std::int64_t end = begin + kDotChunk < n ? begin + kDotChunk : n;
+    Scratch lanes(team.team_scratch(0), kDotLanes);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kDotLanes), [&](const int lane) {
+      Value acc = 0;
+      for (std::int64_t i = begin + lane; i < end; i += kDotLanes) {
+        acc = fp::fma(static_cast<Value>(x(i)), static_cast<Value>(y(i)), acc);
+      }
+      lanes(lane) = acc;
+    });
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      for (int width = kDotLanes / 2; width >= 1; width /= 2) {
+        for (int l = 0; l < width; ++l) lanes(l) = lanes(l) + lanes(l + width);
+      }
+      partials(chunk) = lanes(0);
+    });
+  }
+};
+
+template <class ExecSpace, class Value, class Device>
+struct PairwiseTreeKernel {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::View<Value*, Device> partials;
+  std::int64_t count;
+  DeviceScalar<Value, Device> target;
+  ReduceTransform transform;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (std::int64_t stride = 1; stride < count; stride *= 2) {
+      const std::int64_t pairs = (count - stride + 2 * stride - 1) / (2 * stride);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs), [&](const std::int64_t p) {
+        const std::int64_t i = p * 2 * stride;
+        partials(i) = partials(i) + partials(i + stride);
+      });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      target.ref() = applyTransform(count > 0 ? partials(0) : Value(0), transform);
+    });
+  }
+};
+
+template <class XView, class YView, class Value>
+struct FastDotKernel {
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, Value& sum) const {
+    sum += static_cast<Value>(x(i)) * static_cast<Value>(y(i));
+  }
+};
+
+template <class Value, class Device>
+struct StoreTransformed {
+  Kokkos::View<Value, Device> source;
+  DeviceScalar<Value, Device> target;
+  ReduceTransform transform;
+  KOKKOS_INLINE_FUNCTION void operator()(int) const { target.ref() = applyTransform(source(), transform); }
+};
+
+template <class XView, class YView, class Device>
+struct ExactDotKernel {
+  using L = ExactAccumulatorLayout;
+  XView x;
+  YView y;
+  Kokkos::View<std::int64_t*, Device> exact;
+  std::int64_t n;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t chunk) const {
+    std::int64_t limbs[L::kLimbs];
+    clear(limbs);
+    std::int64_t specials[kSpecialCount] = {0, 0, 0};
+    const std::int64_t begin = chunk * kAccurateChunk;
+    const std::int64_t end = begin + kAccurateChunk < n ? begin + kAccurateChunk : n;
+    bool any = false;
+    for (std::int64_t i = begin; i < end; ++i) {
+      const double a = static_cast<double>(x(i)), b = static_cast<double>(y(i));
+      if (!fp::isFinite(a) || !fp::isFinite(b)) {
+        const double p = a * b;
+        ++specials[p != p ? kSpecialNaN : (p > 0 ? kSpecialPosInf : kSpecialNegInf)];
+        continue;
+      }
+      if (a == 0 || b == 0) continue;
+      depositProduct(limbs, splitDouble(a), splitDouble(b), (a < 0) != (b < 0));
+      any = true;
+    }
+    if (any) {
+      normalize(limbs);
+      // Integer additions commute exactly: the order in which chunks arrive is irrelevant.
+      for (int k = 0; k < L::kLimbs; ++k) {
+        if (limbs[k] != 0) Kokkos::atomic_add(&exact(k), limbs[k]);
+      }
+    }
+    for (int s = 0; s < kSpecialCount; ++s) {
+      if (specials[s] != 0) Kokkos::atomic_add(&exact(L::kLimbs + s), specials[s]);
+    }
+  }
+};
+
+template <class Value, class Device>
+struct ExactFinalize {
+  using L = ExactAccumulatorLayout;
+  Kokkos::View<std::int64_t*, Device> exact;
+  DeviceScalar<Value, Device> target;
+  ReduceTransform transform;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int) const {
+    const std::int64_t nan = exact(L::kLimbs + kSpecialNaN);
+    const std::int64_t posInf = exact(L::kLimbs + kSpecialPosInf);
+    const std::int64_t negInf = exact(L::kLimbs + kSpecialNegInf);
+    if (nan > 0 || (posInf > 0 && negInf > 0)) {
+      target.ref() = fp::quietNaN<Value>();
+      return;
+    }
+    if (posInf > 0 || negInf > 0) {
+      target.ref() = posInf > 0 || transform == ReduceTransform::Sqrt ? fp::infinity<Value>() : -fp::infinity<Value>();
+      return;
+    }
+    std::int64_t limbs[L::kLimbs];
+    for (int k = 0; k < L::kLimbs; ++k) limbs[k] = exact(k);
+    normalize(limbs);
+    if (transform == ReduceTransform::Sqrt) {
+      std::int64_t work[L::kLimbs];
+      target.ref() = static_cast<Value>(sqrtRoundToNearest<Value>(limbs, work));
+    } else {
+      target.ref() = static_cast<Value>(roundSignedToNearest<Value>(limbs));
+    }
+  }
+};
+
+template <class ExecSpace, class XView, class YView, class Value, class Device>
+void reduceProducts(const ExecSpace& exec, const XView& x, const YView& y, const DeviceScalar<Value, Device>& target,
+                    ReductionMode mode, ReductionWorkspace<Value, Device>& ws, ReduceTransform transform) {
+  const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
+  ws.reserve(n);
+  if (mode == ReductionMode::Fast) {
+    Kokkos::parallel_reduce("araios::dot::fast", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
+                            FastDotKernel<XView, YView, Value>{x, y}, ws.fastResult);
+    runOnce("araios::dot::fast_store", exec, StoreTransformed<Value, Device>{ws.fastResult, target, transform});
+  } else if (mode == ReductionMode::Deterministic) {
+    const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
+    constexpr bool host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+    using Scratch = typename DotChunkKernel<ExecSpace, XView, YView, Value>::Scratch;
+    if (chunks > 0) {
+      // One warp per chunk on a GPU; on a CPU a team is one thread that runs the lanes in turn.
+      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), host ? 1 : kDotLanes);
+      Kokkos::parallel_for("araios::dot::chunks",
+                           policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(kDotLanes))),
+                           DotChunkKernel<ExecSpace, XView, YView, Value>{x, y, ws.partials, n});
+    }
+    // A block of 256 threads on a GPU walks the tree levels with a barrier between them.
+    constexpr int kTreeThreads = 256;
+    Kokkos::parallel_for("araios::dot::tree", Kokkos::TeamPolicy<ExecSpace>(exec, 1, host ? 1 : kTreeThreads),
+                         PairwiseTreeKernel<ExecSpace, Value, Device>{ws.partials, chunks, target, transform});
+  } else {
+    Kokkos::deep_copy(exec, ws.exact, std::int64_t(0));
+    const std::int64_t chunks = (n + kAccurateChunk - 1) / kAccurateChunk;
+    Kokkos::parallel_for("araios::dot::exact",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, chunks),
+                         ExactDotKernel<XView, YView, Device>{x, y, ws.exact, n});
+    runOnce("araios::dot::exact_round", exec, ExactFinalize<Value, Device>{ws.exact, target, transform});
+  }
+}
+
+template <class XView, class YView>
+void checkSameLength(const XView& x, const YView& y, const char* what) {
+  if (x.extent(0) != y.extent(0)) {
+    throw InputError(std::string(what) + ": the vectors have " + std::to_string(x.extent(0)) + " and " +
+                                std::to_string(y.extent(0)) + " entries; expected equal lengths");
+  }
+}
+
+}  // namespace Impl
+
+/// target = x . y, computed on the device in the given mode. Asynchronous.
+template <class ExecSpace, class XView, class YView, class Value, class Device>
+void dot(const ExecSpace& exec, const XView& x, const YView& y, const DeviceScalar<Value, Device>& target,
+         ReductionMode mode, ReductionWorkspace<Value, Device>& ws) {
+  Impl::checkSameLength(x, y, "araios::dot");
+  Impl::reduceProducts(exec, x, y, target, mode, ws, Impl::ReduceTransform::Identity);
+}
+
+/// target = ||x||_2. Deterministic: the square root of the deterministic x . x. Accurate: the
+/// correctly rounded square root of the exact sum of squares (no overflow or underflow in
+/// between, since that sum is held exactly). Asynchronous.
+template <class ExecSpace, class XView, class Value, class Device>
+void norm2(const ExecSpace& exec, const XView& x, const DeviceScalar<Value, Device>& target, ReductionMode mode,
+           ReductionWorkspace<Value, Device>& ws) {
+  Impl::reduceProducts(exec, x, x, target, mode, ws, Impl::ReduceTransform::Sqrt);
+}
+
+/// x . y returned to the host (synchronises).
+template <class ExecSpace, class XView, class YView>
+typename XView::non_const_value_type dot(const ExecSpace& exec, const XView& x, const YView& y,
+                                         ReductionMode mode = ReductionMode::Deterministic) {
+  using Value = typename XView::non_const_value_type;
+  using Device = typename ExecSpace::device_type;
+  ReductionWorkspace<Value, Device> ws;
+  Kokkos::View<Value*, Device> slot("araios::dot::result", 1);
+  dot(exec, x, y, DeviceScalar<Value, Device>{slot, 0}, mode, ws);
+  exec.fence();
+  Value result;
+  Kokkos::deep_copy(result, Kokkos::subview(slot, 0));
+  return result;
+}
+
+/// ||x||_2 returned to the host (synchronises).
+template <class ExecSpace, class XView>
+typename XView::non_const_value_type norm2(const ExecSpace& exec, const XView& x,
+                                           ReductionMode mode = ReductionMode::Deterministic) {
+  using Value = typename XView::non_const_value_type;
+  using Device = typename ExecSpace::device_type;
+  ReductionWorkspace<Value, Device> ws;
+  Kokkos::View<Value*, Device> slot("araios::norm2::result", 1);
+  norm2(exec, x, DeviceScalar<Value, Device>{slot, 0}, mode, ws);
+  exec.fence();
+  Value result;
+  Kokkos::deep_copy(result, Kokkos::subview(slot, 0));
+  return result;
+}
+
+namespace Impl {
+
+template <class AView, class BView, class Value>
+struct MaxAbsDiffKernel {
+  AView a;
+  BView b;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, Value& result) const {
+    Value d = fp::abs(static_cast<Value>(a(i)) - static_cast<Value>(b(i)));
+    if (!(d <= fp::Traits<Value>::maxFinite)) d = fp::infinity<Value>();  // NaN would vanish in max
+    if (d > result) result = d;
+  }
+};
+
+}  // namespace Impl
+
+/// max_i |a_i - b_i|, returned to the host. A NaN or Inf difference gives +Inf (a NaN would
+/// otherwise be dropped or kept depending on the order). The maximum is exact and
+/// order-independent, so this is reproducible in every mode.
+template <class ExecSpace, class AView, class BView>
+typename AView::non_const_value_type maxAbsDiff(const ExecSpace& exec, const AView& a, const BView& b) {
+  using Value = typename AView::non_const_value_type;
+  Impl::checkSameLength(a, b, "araios::maxAbsDiff");
+  if (a.extent(0) == 0) return Value(0);
+  Value result = 0;
+  Kokkos::parallel_reduce("araios::maxAbsDiff",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, a.extent(0)),
+                          Impl::MaxAbsDiffKernel<AView, BView, Value>{a, b}, Kokkos::Max<Value>(result));
+  return result;
+}
+
+}  // namespace araios

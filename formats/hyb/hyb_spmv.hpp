@@ -1,0 +1,31 @@
+#pragma once
+// HYB SpMV (Bell & Garland, SC '09, section "Hybrid format"): the ELL kernel over the ELL part
+// finishes every row's first K entries and applies alpha and beta through storeRow; then the
+// COO part adds alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
+// same execution space instance, so no fence separates them. The atomic additions make the
+// low bits of rows with COO entries depend on scheduling, as with the COO format; a
+// deterministic mode is left to the reproducibility work.
+#include <araios/detail/spmv_dispatch.hpp>
+#include <formats/coo/coo_spmv.hpp>
+#include <formats/ell/ell_spmv.hpp>
+#include <formats/hyb/hyb.hpp>
+
+namespace araios::Impl {
+
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
+  using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
+  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options) {
+    if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
+    // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
+    ellRowSpmv(exec, A.ell, x, y, alpha, beta, "araios::spmv::hyb::ell");
+    Kokkos::parallel_for("araios::spmv::hyb::coo",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.coo.nnz()),
+                         CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
+  }
+};
+
+}  // namespace araios::Impl

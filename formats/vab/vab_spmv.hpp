@@ -1,0 +1,61 @@
+#pragma once
+// VAB SpMV (Liang, HUST 2012), two phases:
+//   1. one thread per block: the block's (up to) 4 products, added in order, into partials;
+//      32 consecutive threads read 32 consecutive slots for each element k (vab.hpp);
+//   2. one thread per row: the partials of the row's blocks, added in block order, into y.
+// Every addition happens in a fixed order, so the result is bitwise repeatable.
+#include <araios/detail/spmv_dispatch.hpp>
+#include <formats/vab/vab.hpp>
+
+namespace araios::Impl {
+
+template <class Vab, class XView>
+struct VabBlockPartials {
+  using Value = typename Vab::value_type;
+  Vab A;
+  XView x;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Vab::size_type block) const {
+    Value sum = 0;
+    for (int k = 0; k < kVabBlockWidth; ++k) {
+      const auto slot = Vab::slot(block, k);
+      const auto col = A.colIdx(slot);
+      // Padding ends the row's last block; skipping it keeps x's Inf or NaN out of the rows
+      // that do not use them (0 * Inf would be NaN).
+      if (col == Vab::paddingColumn) break;
+      sum += A.values(slot) * x(col);
+    }
+    A.partials(block) = sum;
+  }
+};
+
+template <class Vab, class YView>
+struct VabRowSums {
+  using Value = typename Vab::value_type;
+  Vab A;
+  YView y;
+  Value alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Vab::ordinal_type row) const {
+    Value sum = 0;
+    for (auto block = A.rowBlockPtr(row); block < A.rowBlockPtr(row + 1); ++block) sum += A.partials(block);
+    storeRow(y, row, sum, alpha, beta);
+  }
+};
+
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+struct Spmv<ExecSpace, VabMatrix<Value, Ordinal, Offset, Device>> {
+  using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Vab& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options) {
+    if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "VAB");
+    Kokkos::parallel_for("araios::spmv::vab::blocks",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.numBlocks),
+                         VabBlockPartials<Vab, XView>{A, x});
+    Kokkos::parallel_for("araios::spmv::vab::rows",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                         VabRowSums<Vab, YView>{A, y, alpha, beta});
+  }
+};
+
+}  // namespace araios::Impl

@@ -1,0 +1,534 @@
+// The vector primitives (fill, copy, scale, axpy, ...) against plain host loops, bit for bit;
+// the deterministic dot and norm against a host re-implementation of their documented order,
+// bit for bit, on every backend; and the accurate dot and norm against an exact reference in
+// Boost.Multiprecision (4600-bit binary floats: every product of two doubles and every sum of
+// them is exact), on inputs built to cancel catastrophically, to tie, to underflow and to
+// overflow.
+#define BOOST_TEST_MODULE vector_ops
+#include <boost/test/unit_test.hpp>
+
+#include "support/kokkos_env.hpp"
+
+#include <araios/primitives/deterministic_reduce.hpp>
+#include <araios/vector_ops.hpp>
+
+#include <boost/multiprecision/cpp_bin_float.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using araios::test::KokkosFixture;
+BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
+
+namespace {
+
+using namespace araios;
+namespace mp = boost::multiprecision;
+
+/// Wide enough that the sum of any products of doubles, from 2^-2148 up to 2^2112, is exact.
+using Exact = mp::number<mp::cpp_bin_float<4600, mp::digit_base_2>, mp::et_off>;
+
+template <class Value, class Device>
+Kokkos::View<Value*, Device> toDevice(const std::vector<Value>& v) {
+  Kokkos::View<Value*, Device> d("v", v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+template <class View>
+std::vector<typename View::non_const_value_type> toHost(const View& v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
+}
+
+template <class Value>
+bool sameBits(Value a, Value b) {
+  return std::memcmp(&a, &b, sizeof(Value)) == 0;
+}
+
+template <class Value>
+bool sameBits(const std::vector<Value>& a, const std::vector<Value>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Value)) == 0);
+}
+
+template <class Value>
+std::vector<Value> randomVector(std::size_t n, std::uint64_t seed, double lo = -1, double hi = 1) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<Value> v(n);
+  for (auto& e : v) e = static_cast<Value>(dist(rng));
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exact references and the correct-rounding checks.
+
+template <class Value>
+Exact exactDot(const std::vector<Value>& x, const std::vector<Value>& y) {
+  Exact s = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) s += Exact(x[i]) * Exact(y[i]);
+  return s;
+}
+
+template <class Value>
+bool evenSignificand(Value r) {
+  using Bits = std::conditional_t<sizeof(Value) == 8, std::uint64_t, std::uint32_t>;
+  Bits b;
+  std::memcpy(&b, &r, sizeof b);
+  return (b & 1) == 0;  // the last significand bit is the last bit of the encoding
+}
+
+/// 2^maxExponent: the value every overflow is measured against (the "next" value after max).
+template <class Value>
+Exact overflowPoint() {
+  return mp::ldexp(Exact(1), std::numeric_limits<Value>::max_exponent);
+}
+
+/// Whether r is X rounded to nearest, ties to even, in the format Value (an overflow rounds to
+/// infinity from the midpoint between the largest finite value and 2^maxExponent on).
+template <class Value>
+bool correctlyRounded(const Exact& X, Value r, std::string& why) {
+  const Value inf = std::numeric_limits<Value>::infinity();
+  const Exact maxFinite = Exact(std::numeric_limits<Value>::max());
+  const Exact overflowFrom = (maxFinite + overflowPoint<Value>()) / 2;
+  if (std::isinf(r)) {
+    const bool ok = r > 0 ? X >= overflowFrom : X <= -overflowFrom;
+    if (!ok) why = "overflowed to infinity, exact value " + X.str(20, std::ios::scientific);
+    return ok;
+  }
+  auto neighbour = [&](Value dir) -> Exact {
+    const Value n = std::nextafter(r, dir);
+    if (!std::isinf(n)) return Exact(n);
+    return dir > 0 ? overflowPoint<Value>() : -overflowPoint<Value>();
+  };
+  const Exact err = mp::abs(X - Exact(r));
+  for (Value dir : {inf, -inf}) {
+    const Exact other = mp::abs(X - neighbour(dir));
+    if (err > other || (err == other && !evenSignificand(r))) {
+      why = "got " + Exact(r).str(20, std::ios::scientific) + ", exact " + X.str(25, std::ios::scientific);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Whether r is sqrt(S) rounded to nearest, ties to even: S lies between the squares of the
+/// midpoints to r's neighbours.
+template <class Value>
+bool correctlyRoundedSqrt(const Exact& S, Value r, std::string& why) {
+  const Value inf = std::numeric_limits<Value>::infinity();
+  if (std::isinf(r)) {
+    const Exact mid = (Exact(std::numeric_limits<Value>::max()) + overflowPoint<Value>()) / 2;
+    if (S >= mid * mid) return true;
+    why = "overflowed to infinity";
+    return false;
+  }
+  const Value up = std::nextafter(r, inf);
+  const Exact hi = ((std::isinf(up) ? overflowPoint<Value>() : Exact(up)) + Exact(r)) / 2;
+  if (S > hi * hi || (S == hi * hi && !evenSignificand(r))) {
+    why = "too small: got " + Exact(r).str(20, std::ios::scientific);
+    return false;
+  }
+  if (r > 0) {
+    const Exact lo = (Exact(std::nextafter(r, Value(0))) + Exact(r)) / 2;
+    if (S < lo * lo || (S == lo * lo && !evenSignificand(r))) {
+      why = "too large: got " + Exact(r).str(20, std::ios::scientific);
+      return false;
+    }
+  } else if (S != 0) {
+    const Exact lo = Exact(std::numeric_limits<Value>::denorm_min()) / 2;
+    if (S >= lo * lo) {
+      why = "zero for a positive sum of squares";
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Adversarial inputs for the accurate dot.
+
+template <class Value>
+struct DotCase {
+  std::string name;
+  std::vector<Value> x, y;
+  Exact exact = 0;  ///< filled in once by dotCases()
+};
+
+/// Terms of widely spread magnitude, each huge one followed somewhere by its exact negation,
+/// shuffled: naive summation loses every bit, the exact result is the sum of the small rest.
+template <class Value>
+DotCase<Value> cancellingCase(std::size_t pairs, int spread, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mant(0.5, 1.0);
+  std::uniform_int_distribution<int> ex(-spread, spread);
+  std::bernoulli_distribution sign(0.5);
+  DotCase<Value> c{"cancelling_spread" + std::to_string(spread) + "_seed" + std::to_string(seed), {}, {}};
+  for (std::size_t k = 0; k < pairs; ++k) {
+    const Value a = static_cast<Value>(std::ldexp(mant(rng) * (sign(rng) ? 1 : -1), ex(rng)));
+    const Value b = static_cast<Value>(std::ldexp(mant(rng), ex(rng)));
+    c.x.push_back(a);
+    c.y.push_back(b);
+    c.x.push_back(-a);
+    c.y.push_back(b);
+    // A small survivor every few pairs.
+    if (k % 7 == 0) {
+      c.x.push_back(static_cast<Value>(mant(rng)));
+      c.y.push_back(static_cast<Value>(std::ldexp(mant(rng), -spread / 2)));
+    }
+  }
+  std::vector<std::size_t> order(c.x.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  DotCase<Value> s{c.name, {}, {}};
+  for (auto i : order) {
+    s.x.push_back(c.x[i]);
+    s.y.push_back(c.y[i]);
+  }
+  return s;
+}
+
+std::vector<DotCase<double>> doubleDotCases() {
+  const double big = 1e300, tiny = std::ldexp(1.0, -537);  // tiny^2 = 2^-1074
+  const double dmax = std::numeric_limits<double>::max();
+  std::vector<DotCase<double>> cases = {
+      {"empty", {}, {}},
+      {"single", {3.0}, {7.0}},
+      {"products_beyond_range_cancel", {big, 1.0, -big, 0.5}, {big, 1e-20, big, 3.0}},
+      {"tie_to_even_down", {1.0, std::ldexp(1.0, -53)}, {1.0, 1.0}},
+      {"tie_broken_by_sticky_far_below", {1.0, std::ldexp(1.0, -53), std::ldexp(1.0, -600)}, {1.0, 1.0, std::ldexp(1.0, -300)}},
+      {"tie_to_even_up", {1.0 + std::ldexp(1.0, -52), std::ldexp(1.0, -53)}, {1.0, 1.0}},
+      {"smallest_subnormal", {tiny}, {tiny}},
+      {"subnormal_tie_to_even", {tiny, tiny, tiny}, {tiny / 2, tiny / 2, tiny / 2}},
+      {"below_subnormal_rounds_to_zero", {tiny}, {tiny / 4}},
+      {"subnormal_times_normal", {std::numeric_limits<double>::denorm_min(), 1.0}, {0.75, -1e-310}},
+      {"overflow_to_infinity", {dmax, dmax}, {1.0, 1.0}},
+      {"overflow_tie_goes_to_infinity", {dmax, std::ldexp(1.0, 969)}, {1.0, 1.0}},
+      {"just_below_overflow", {dmax, std::ldexp(1.0, 968)}, {1.0, 1.0}},
+      {"negative_overflow", {-dmax, -dmax}, {1.0, 1.0}},
+      {"exact_zero_from_cancellation", {1e10, -1e10, 3.0, -3.0}, {1e-5, 1e-5, 7.0, 7.0}},
+      {"negative_result", {-1.0, std::ldexp(1.0, -60)}, {1.0, 1.0}},
+  };
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) cases.push_back(cancellingCase<double>(3000, 400, seed));
+  cases.push_back(cancellingCase<double>(2000, 1000, 9));  // products over almost the whole range
+  // The Ogita-Rump-Oishi style: a dot product with condition number around 1e100.
+  {
+    DotCase<double> c{"condition_1e100", {}, {}};
+    std::mt19937_64 rng(77);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int i = 0; i < 500; ++i) {
+      const double e = std::ldexp(1.0, (i % 50) * 6);
+      c.x.push_back(u(rng) * e);
+      c.y.push_back(u(rng) * e);
+    }
+    // Append terms that cancel the running exact sum down to a few ulps of 1.
+    Exact s = exactDot(c.x, c.y);
+    for (int k = 0; k < 40 && mp::abs(s) > 1; ++k) {
+      const double t = static_cast<double>(s);
+      c.x.push_back(-t);
+      c.y.push_back(1.0);
+      s -= Exact(t);
+    }
+    c.x.push_back(1.0);
+    c.y.push_back(1e-100);
+    cases.push_back(c);
+  }
+  return cases;
+}
+
+std::vector<DotCase<float>> floatDotCases() {
+  const float fmax = std::numeric_limits<float>::max();
+  std::vector<DotCase<float>> cases = {
+      {"tie_to_even_down", {1.0f, std::ldexp(1.0f, -24)}, {1.0f, 1.0f}},
+      {"tie_broken_by_sticky", {1.0f, std::ldexp(1.0f, -24), std::ldexp(1.0f, -70)}, {1.0f, 1.0f, std::ldexp(1.0f, -70)}},
+      {"overflow", {fmax, fmax}, {1.0f, 1.0f}},
+      {"products_beyond_range_cancel", {1e30f, -1e30f, 2.0f}, {1e30f, 1e30f, 0.25f}},
+      {"subnormal_result", {std::ldexp(1.0f, -75), std::ldexp(1.0f, -76)}, {std::ldexp(1.0f, -74), std::ldexp(1.0f, -74)}},
+  };
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) cases.push_back(cancellingCase<float>(3000, 60, seed));
+  return cases;
+}
+
+/// The cases with their exact results, computed once per process (4600-bit sums are slow).
+template <class Value>
+const std::vector<DotCase<Value>>& dotCases() {
+  static const std::vector<DotCase<Value>> cases = [] {
+    std::vector<DotCase<Value>> out;
+    if constexpr (std::is_same_v<Value, double>) {
+      out = doubleDotCases();
+    } else {
+      out = floatDotCases();
+    }
+    for (auto& c : out) c.exact = exactDot(c.x, c.y);
+    return out;
+  }();
+  return cases;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The deterministic order, re-implemented on the host from its documentation.
+
+template <class Value>
+Value hostDeterministicDot(const std::vector<Value>& x, const std::vector<Value>& y) {
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
+  std::vector<Value> partial(chunks);
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    Value lanes[kDotLanes];
+    const std::int64_t end = std::min(n, (c + 1) * kDotChunk);
+    for (int l = 0; l < kDotLanes; ++l) {
+      lanes[l] = 0;
+      for (std::int64_t i = c * kDotChunk + l; i < end; i += kDotLanes) lanes[l] = std::fma(x[i], y[i], lanes[l]);
+    }
+    for (int w = kDotLanes / 2; w >= 1; w /= 2)
+      for (int l = 0; l < w; ++l) lanes[l] = lanes[l] + lanes[l + w];
+    partial[c] = lanes[0];
+  }
+  for (std::int64_t s = 1; s < chunks; s *= 2)
+    for (std::int64_t i = 0; i + s < chunks; i += 2 * s) partial[i] = partial[i] + partial[i + s];
+  return chunks > 0 ? partial[0] : Value(0);
+}
+
+const std::int64_t kLengths[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 5000, 70001};
+
+}  // namespace
+
+// =============================================================================================
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(elementwise_primitives_match_host_loops_bitwise, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  Exec exec;
+  for (std::int64_t n : {0, 1, 17, 4099}) {
+    const auto xs = randomVector<Value>(n, 1), ys = randomVector<Value>(n, 2), ds = randomVector<Value>(n, 3, 0.5, 2);
+    const Value alpha = Value(-0.37), beta = Value(1.9);
+    Kokkos::View<Value*, Device> slots("slots", 2);
+    Kokkos::deep_copy(Kokkos::subview(slots, 0), alpha);
+    Kokkos::deep_copy(Kokkos::subview(slots, 1), beta);
+    const DeviceScalar<Value, Device> dAlpha{slots, 0}, dBeta{slots, 1};
+    auto x = toDevice<Value, Device>(xs);
+    auto d = toDevice<Value, Device>(ds);
+    const std::string at = " n=" + std::to_string(n);
+
+    auto check = [&](const char* name, auto&& op, auto&& expect) {
+      auto y = toDevice<Value, Device>(ys);
+      op(y);
+      exec.fence();
+      std::vector<Value> want(n);
+      for (std::int64_t i = 0; i < n; ++i) want[i] = expect(i);
+      BOOST_TEST(sameBits(toHost(y), want), name << at);
+    };
+    check("fill", [&](auto y) { fill(exec, y, alpha); }, [&](auto) { return alpha; });
+    check("copy", [&](auto y) { copy(exec, x, y); }, [&](auto i) { return xs[i]; });
+    check("scale", [&](auto y) { scale(exec, alpha, y); }, [&](auto i) { return alpha * ys[i]; });
+    check("scale device", [&](auto y) { scale(exec, dAlpha, y); }, [&](auto i) { return alpha * ys[i]; });
+    check("axpy", [&](auto y) { axpy(exec, alpha, x, y); }, [&](auto i) { return std::fma(alpha, xs[i], ys[i]); });
+    check("axpy device", [&](auto y) { axpy(exec, dAlpha, x, y); }, [&](auto i) { return std::fma(alpha, xs[i], ys[i]); });
+    check("axpy device negated", [&](auto y) { axpy(exec, dAlpha.negated(), x, y); },
+          [&](auto i) { return std::fma(-alpha, xs[i], ys[i]); });
+    check("axpby", [&](auto y) { axpby(exec, alpha, x, dBeta, y); },
+          [&](auto i) { return std::fma(alpha, xs[i], beta * ys[i]); });
+    check("xpby", [&](auto y) { xpby(exec, x, dBeta, y); }, [&](auto i) { return std::fma(beta, ys[i], xs[i]); });
+    check("divide", [&](auto y) { divide(exec, x, dBeta, y); }, [&](auto i) { return xs[i] / beta; });
+    check("divideElementwise", [&](auto y) { divideElementwise(exec, x, d, y); }, [&](auto i) { return xs[i] / ds[i]; });
+    check("subtract", [&](auto y) { subtract(exec, x, d, y); }, [&](auto i) { return xs[i] - ds[i]; });
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(refuses_mismatched_lengths, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  Kokkos::View<Value*, Device> a("a", 3), b("b", 4);
+  BOOST_CHECK_THROW(axpy(exec, Value(1), a, b), InputError);
+  BOOST_CHECK_THROW(copy(exec, a, b), InputError);
+  BOOST_CHECK_THROW(dot(exec, a, b), InputError);
+  BOOST_CHECK_THROW(maxAbsDiff(exec, a, b), InputError);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_dot_follows_the_documented_order, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  Exec exec;
+  for (std::int64_t n : kLengths) {
+    const auto xs = randomVector<Value>(n, 11 + n), ys = randomVector<Value>(n, 12 + n);
+    auto x = toDevice<Value, Device>(xs);
+    auto y = toDevice<Value, Device>(ys);
+    const Value got = dot(exec, x, y, ReductionMode::Deterministic);
+    const Value want = hostDeterministicDot(xs, ys);
+    BOOST_TEST(sameBits(got, want), "n=" << n << ": got " << got << ", the documented order gives " << want);
+    const Value norm = norm2(exec, x, ReductionMode::Deterministic);
+    BOOST_TEST(sameBits(norm, std::sqrt(hostDeterministicDot(xs, xs))), "norm n=" << n);
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_meets_the_summation_error_bound, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  for (std::int64_t n : kLengths) {
+    const auto xs = randomVector<Value>(n, 21 + n), ys = randomVector<Value>(n, 22 + n);
+    auto x = toDevice<Value, Device>(xs);
+    auto y = toDevice<Value, Device>(ys);
+    // 256 bits are not exact here, but 2^-256 relative is far below the bound being checked.
+    using Wide = mp::number<mp::cpp_bin_float<256, mp::digit_base_2>, mp::et_off>;
+    Wide exact = 0, magnitude = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const Wide p = Wide(xs[i]) * Wide(ys[i]);
+      exact += p;
+      magnitude += mp::abs(p);
+    }
+    // gamma_n * sum |x_i y_i|, n roundings at most in any summation order (Higham 3.1).
+    const double u = std::numeric_limits<Value>::epsilon() / 2;
+    const Wide bound = Wide(n * u / (1 - n * u)) * magnitude;
+    for (auto mode : {ReductionMode::Fast, ReductionMode::Deterministic, ReductionMode::Accurate}) {
+      const Value got = dot(exec, x, y, mode);
+      BOOST_TEST(mp::abs(Wide(got) - exact) <= bound, toString(mode) << " n=" << n);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_dot_is_correctly_rounded, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  for (const auto& c : dotCases<Value>()) {
+    auto x = toDevice<Value, Device>(c.x);
+    auto y = toDevice<Value, Device>(c.y);
+    const Value got = dot(exec, x, y, ReductionMode::Accurate);
+    std::string why;
+    BOOST_TEST(correctlyRounded(c.exact, got, why), c.name << ": " << why);
+    // The reverse order and the swapped operands give the same bits.
+    std::vector<Value> rx(c.x.rbegin(), c.x.rend()), ry(c.y.rbegin(), c.y.rend());
+    const Value reversed = dot(exec, toDevice<Value, Device>(rx), toDevice<Value, Device>(ry), ReductionMode::Accurate);
+    const Value swapped = dot(exec, y, x, ReductionMode::Accurate);
+    BOOST_TEST(sameBits(got, reversed), c.name << ": reversed order differs");
+    BOOST_TEST(sameBits(got, swapped), c.name << ": swapped operands differ");
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_dot_propagates_nan_and_infinity, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  const Value inf = std::numeric_limits<Value>::infinity(), nan = std::numeric_limits<Value>::quiet_NaN();
+  auto run = [&](std::vector<Value> x, std::vector<Value> y) {
+    return dot(exec, toDevice<Value, Device>(x), toDevice<Value, Device>(y), ReductionMode::Accurate);
+  };
+  BOOST_TEST(std::isnan(run({1, nan}, {1, 1})));
+  BOOST_TEST(std::isnan(run({inf, 0}, {0, 1})));  // inf * 0
+  BOOST_TEST(std::isnan(run({inf, inf}, {1, -1})));
+  BOOST_TEST(run({inf, 1e30f}, {1, -1e30f}) == inf);
+  BOOST_TEST(run({inf, 5}, {-2, 1}) == -inf);
+  BOOST_TEST(norm2(exec, toDevice<Value, Device>({1, -inf}), ReductionMode::Accurate) == inf);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_norm_is_correctly_rounded, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  const Value big = std::ldexp(Value(1), std::numeric_limits<Value>::max_exponent - 3);
+  const Value small = std::numeric_limits<Value>::denorm_min();
+  std::vector<std::pair<std::string, std::vector<Value>>> cases = {
+      {"empty", {}},
+      {"pythagorean", {3, -4}},
+      {"single_negative", {Value(-0.1)}},
+      {"huge_entries_do_not_overflow", {big, big, -big}},
+      {"sum_of_squares_overflows_the_format", {std::numeric_limits<Value>::max(), std::numeric_limits<Value>::max()}},
+      {"smallest_subnormal", {small}},
+      {"subnormal_entries_do_not_underflow", {small, small, small * 3}},
+      {"ones", std::vector<Value>(1000, Value(1))},
+  };
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    auto v = randomVector<Value>(777 * seed, seed);
+    if (seed % 2 == 0)
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::ldexp(v[i], static_cast<int>(i % 40) - 20);
+    cases.emplace_back("random_" + std::to_string(seed), v);
+  }
+  for (const auto& [name, v] : cases) {
+    const Value got = norm2(exec, toDevice<Value, Device>(v), ReductionMode::Accurate);
+    std::string why;
+    BOOST_TEST(correctlyRoundedSqrt(exactDot(v, v), got, why), name << ": " << why);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(deterministic_and_accurate_results_are_equal_on_every_backend) {
+  // Each enabled execution space, the same inputs: the bits must agree.
+  for (std::int64_t n : kLengths) {
+    const auto xs = randomVector<double>(n, 31 + n), ys = randomVector<double>(n, 32 + n);
+    std::vector<std::pair<std::string, std::vector<double>>> results;
+    auto runOn = [&](auto exec, const char* name) {
+      using Device = typename decltype(exec)::device_type;
+      auto x = toDevice<double, Device>(xs);
+      auto y = toDevice<double, Device>(ys);
+      results.push_back({name,
+                         {dot(exec, x, y, ReductionMode::Deterministic), norm2(exec, x, ReductionMode::Deterministic),
+                          dot(exec, x, y, ReductionMode::Accurate), norm2(exec, x, ReductionMode::Accurate)}});
+    };
+#ifdef KOKKOS_ENABLE_SERIAL
+    runOn(Kokkos::Serial(), "serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+    runOn(Kokkos::OpenMP(), "openmp");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+    runOn(Kokkos::Cuda(), "cuda");
+#endif
+    for (const auto& [name, r] : results) {
+      BOOST_TEST(sameBits(r, results.front().second), name << " differs from " << results.front().first << " at n=" << n);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(device_scalar_targets_and_workspace_reuse, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  // One workspace for vectors of growing and shrinking length, results in separate slots.
+  ReductionWorkspace<Value, Device> ws;
+  Kokkos::View<Value*, Device> slots("slots", 6);
+  const std::int64_t lengths[] = {5000, 10, 70001};
+  std::vector<Value> want;
+  for (int k = 0; k < 3; ++k) {
+    const auto xs = randomVector<Value>(lengths[k], 40 + k), ys = randomVector<Value>(lengths[k], 50 + k);
+    dot(exec, toDevice<Value, Device>(xs), toDevice<Value, Device>(ys), DeviceScalar<Value, Device>{slots, 2 * k},
+        ReductionMode::Deterministic, ws);
+    norm2(exec, toDevice<Value, Device>(xs), DeviceScalar<Value, Device>{slots, 2 * k + 1}, ReductionMode::Accurate, ws);
+    want.push_back(hostDeterministicDot(xs, ys));
+    long double squares = 0;
+    for (Value v : xs) squares += static_cast<long double>(v) * v;
+    want.push_back(static_cast<Value>(std::sqrt(squares)));  // checked loosely below
+  }
+  const auto got = toHost(slots);
+  for (int k = 0; k < 3; ++k) {
+    BOOST_TEST(sameBits(got[2 * k], want[2 * k]));
+    BOOST_TEST(std::fabs(got[2 * k + 1] - want[2 * k + 1]) <= 2 * std::numeric_limits<Value>::epsilon() * want[2 * k + 1]);
+  }
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(max_abs_diff_turns_nan_into_infinity, Cfg, test::AllConfigs) {
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  typename Cfg::execution_space exec;
+  const Value nan = std::numeric_limits<Value>::quiet_NaN(), inf = std::numeric_limits<Value>::infinity();
+  auto run = [&](std::vector<Value> a, std::vector<Value> b) {
+    return maxAbsDiff(exec, toDevice<Value, Device>(a), toDevice<Value, Device>(b));
+  };
+  BOOST_TEST(run({}, {}) == Value(0));
+  BOOST_TEST(run({1, 2, 3}, {1, 2.5, 2}) == Value(1));
+  BOOST_TEST(run({1, nan, 3}, {1, 2, 3}) == inf);
+  BOOST_TEST(run({inf, 0}, {inf, 0}) == inf);  // inf - inf is NaN: not a converged entry
+  std::vector<Value> a = randomVector<Value>(100000, 5), b = a;
+  b[77777] += Value(0.5);
+  BOOST_TEST(run(a, b) == std::fabs(b[77777] - a[77777]));
+}

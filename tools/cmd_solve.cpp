@@ -1,0 +1,348 @@
+// araios solve FILE --method jacobi|cg|gmres: solves A x = b on the device with one of the
+// library's solvers, any SpMV kernel as the operator, and checks the answer on the host.
+//
+// Exit codes: 0 converged; 3 did not converge (iteration limit or stagnation); 4 diverged or
+// broke down; 1 refused input (a zero diagonal for Jacobi, a bad right-hand side, ...).
+#include "backend.hpp"
+#include "command.hpp"
+#include "format_registry.hpp"
+#include "load_matrix.hpp"
+
+#include <araios/araios.hpp>
+#include <araios/solvers/solvers.hpp>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace araios::cli {
+
+/// A prepared SpMV kernel of the registry (any format) as a solver operator: the solvers call
+/// araios::spmv on it, which the Impl::Spmv specialisation below forwards to the kernel.
+template <class ExecSpace, class Value>
+struct PreparedOperator {
+  using value_type = Value;
+  using ordinal_type = std::int64_t;
+  using size_type = std::int64_t;
+  using device_type = typename ExecSpace::device_type;
+  using execution_space = ExecSpace;
+  using memory_space = typename device_type::memory_space;
+  std::int64_t numRows = 0;
+  std::int64_t numCols = 0;
+  std::shared_ptr<const PreparedSpmv<ExecSpace, Value>> kernel;
+};
+
+}  // namespace araios::cli
+
+namespace araios::Impl {
+
+template <class ExecSpace, class Value>
+struct Spmv<ExecSpace, cli::PreparedOperator<ExecSpace, Value>> {
+  template <class XView, class YView>
+  static void apply(const ExecSpace&, const cli::PreparedOperator<ExecSpace, Value>& A, const XView& x,
+                    const YView& y, Value alpha, Value beta, const SpmvOptions&) {
+    using Vector = typename cli::PreparedSpmv<ExecSpace, Value>::Vector;
+    // The registry's kernels take plain contiguous Views; the solvers' vectors (columns of the
+    // GMRES basis included) are contiguous, so they are passed as unmanaged Views of the data.
+    if (x.span() != x.extent(0) || y.span() != y.extent(0)) {
+      throw UnsupportedError("solve: the SpMV operator needs contiguous vectors");
+    }
+    A.kernel->run(Vector(const_cast<Value*>(x.data()), x.extent(0)), Vector(y.data(), y.extent(0)), alpha, beta);
+  }
+};
+
+}  // namespace araios::Impl
+
+namespace araios::cli {
+
+Command addSolveCommand(CLI::App& parent);
+
+namespace {
+
+struct SolveArgs {
+  RunOptions run;
+  std::string file;
+  std::string method;
+  std::string rhs = "ones";
+  double tol = 1e-8;
+  int maxIterations = 10000;
+  int restart = 30;
+  std::string precond;  // empty: the method's default
+  std::string format;   // empty: csr-scalar in deterministic and accurate modes, csr-vector in fast
+  std::string mode = "deterministic";
+  bool reorthogonalize = false;
+  int progressEvery = 0;  // 0: a line every second
+};
+
+ReductionMode modeFromString(const std::string& mode) {
+  if (mode == "fast") return ReductionMode::Fast;
+  if (mode == "accurate") return ReductionMode::Accurate;
+  return ReductionMode::Deterministic;
+}
+
+/// The right-hand side: all ones, seeded uniform values in [-1, 1), or a Matrix Market file
+/// holding an n x 1 (or 1 x n) matrix, array or coordinate (missing entries are zero).
+std::vector<double> makeRhs(const std::string& spec, std::int64_t n) {
+  if (spec == "ones") return std::vector<double>(n, 1.0);
+  const std::string randomPrefix = "random:";
+  if (spec.rfind(randomPrefix, 0) == 0) {
+    const std::string seedText = spec.substr(randomPrefix.size());
+    std::uint64_t seed = 0;
+    try {
+      std::size_t used = 0;
+      seed = std::stoull(seedText, &used);
+      if (used != seedText.size()) throw std::invalid_argument("trailing characters");
+    } catch (const std::exception&) {
+      throw InputError("--rhs " + spec + ": the seed '" + seedText + "' is not an unsigned integer; expected random:SEED");
+    }
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<double> b(n);
+    for (auto& v : b) v = dist(rng);
+    return b;
+  }
+  const io::HostMatrix m = io::readMatrixMarket(spec);
+  const bool column = m.numCols == 1 && m.numRows == n;
+  const bool row = m.numRows == 1 && m.numCols == n;
+  if (!column && !row) {
+    throw InputError("--rhs " + spec + ": the file holds a " + std::to_string(m.numRows) + " x " +
+                     std::to_string(m.numCols) + " matrix; expected " + std::to_string(n) + " x 1");
+  }
+  std::vector<double> b(n, 0.0);
+  for (std::int64_t k = 0; k < m.nnz(); ++k) b[column ? m.row[k] : m.col[k]] = m.value[k];
+  return b;
+}
+
+/// ||b - A x|| / ||b|| in long double on the host, over the matrix as read (||b - A x|| when
+/// b = 0). Independent of every kernel and reduction the solve used.
+template <class HostX>
+long double hostRelativeResidual(const io::HostMatrix& A, const std::vector<double>& b, const HostX& x) {
+  std::vector<long double> r(b.begin(), b.end());
+  for (std::int64_t k = 0; k < A.nnz(); ++k) {
+    r[A.row[k]] -= static_cast<long double>(A.value[k]) * static_cast<long double>(x(A.col[k]));
+  }
+  long double rr = 0, bb = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    rr += r[i] * r[i];
+    bb += static_cast<long double>(b[i]) * b[i];
+  }
+  return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
+}
+
+/// Prints a progress line every `every` iterations, or (every = 0) at most one per second.
+class ProgressPrinter {
+ public:
+  ProgressPrinter(int every, const char* measure) : every_(every), measure_(measure) {}
+  void operator()(int iteration, double value) {
+    const bool due = every_ > 0 ? iteration % every_ == 0 : clock_.seconds() - lastPrint_ >= 1.0;
+    if (!due) return;
+    lastPrint_ = clock_.seconds();
+    fmt::print("  iteration {:>8}  {} {:.3e}  ({:.1f} s)\n", iteration, measure_, value, lastPrint_);
+    std::fflush(stdout);
+  }
+
+ private:
+  int every_;
+  const char* measure_;
+  Kokkos::Timer clock_;
+  double lastPrint_ = 0;
+};
+
+int exitCode(const SolveResult& r) {
+  if (r.converged) return 0;
+  if (r.status == SolveStatus::Diverged || r.status == SolveStatus::Breakdown) return 4;
+  return 3;
+}
+
+/// Up to kMaxHistoryPoints entries of the history, evenly spaced, the last one included.
+nlohmann::json sampledHistory(const std::vector<double>& history) {
+  constexpr std::size_t kMaxHistoryPoints = 100;  // enough to plot, small enough to read
+  nlohmann::json points = nlohmann::json::array();
+  if (history.empty()) return points;
+  const std::size_t step = (history.size() + kMaxHistoryPoints - 1) / kMaxHistoryPoints;
+  for (std::size_t k = step - 1; k < history.size(); k += step) points.push_back({{"iteration", k + 1}, {"value", history[k]}});
+  if ((history.size() - 1) % step != step - 1) points.push_back({{"iteration", history.size()}, {"value", history.back()}});
+  return points;
+}
+
+template <class ExecSpace, class Value, class Ordinal, class Offset>
+int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vector<double>& bHost, const SolveArgs& args) {
+  using Device = typename ExecSpace::device_type;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  if (host.numRows != host.numCols) {
+    throw InputError(args.file + " is " + std::to_string(host.numRows) + " x " + std::to_string(host.numCols) +
+                     "; expected a square matrix");
+  }
+  const SolverMethod method = solverMethodFromString(args.method);
+  SolverOptions options;
+  options.tolerance = args.tol;
+  options.maxIterations = args.maxIterations;
+  options.restart = args.restart;
+  options.reorthogonalize = args.reorthogonalize;
+  options.mode = modeFromString(args.mode);
+  options.preconditioner = args.precond.empty()  ? Preconditioner::Default
+                           : args.precond == "none" ? Preconditioner::None
+                                                    : Preconditioner::Jacobi;
+  const std::string kernelName =
+      !args.format.empty() ? args.format : (options.mode == ReductionMode::Fast ? "csr-vector" : "csr-scalar");
+  // Until the SpMV has its own deterministic mode, only the CSR scalar kernel (one thread per
+  // row, a fixed order in the row) gives the same products on every CPU backend.
+  const bool spmvReproducible = kernelName == "csr-scalar";
+
+  Kokkos::Timer timer;
+  const Csr csr = csrFromHost<Csr>(host);
+  const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(prepareSpmv(exec, kernelName, csr));
+  const PreparedOperator<ExecSpace, Value> A{host.numRows, host.numCols, prepared};
+  Vector diagonal;
+  if (needsDiagonal(method, options.preconditioner)) diagonal = extractDiagonal(exec, csr);
+  Vector b("b", host.numRows), x("x", host.numRows);
+  {
+    auto bMirror = Kokkos::create_mirror_view(b);
+    for (std::int64_t i = 0; i < host.numRows; ++i) bMirror(i) = static_cast<Value>(bHost[i]);
+    Kokkos::deep_copy(b, bMirror);
+  }
+  exec.fence();
+  const double prepareSeconds = timer.seconds();
+
+  const char* measure = method == SolverMethod::Jacobi ? "max |dx|" : "||r||/||b||";
+  std::optional<ProgressPrinter> progress;
+  if (!args.run.json) {
+    fmt::print("matrix    {}: {} x {}, {} stored entries\n", args.file, host.numRows, host.numCols, host.nnz());
+    std::string solver = args.method;
+    if (method == SolverMethod::Gmres) solver += "(" + std::to_string(args.restart) + ")";
+    const bool precondition = method != SolverMethod::Jacobi && needsDiagonal(method, options.preconditioner);
+    fmt::print("solver    {}{}, {} mode, tolerance {:g}, at most {} iterations\n", solver,
+               method == SolverMethod::Jacobi ? "" : (precondition ? ", Jacobi preconditioner" : ", no preconditioner"),
+               args.mode, args.tol, args.maxIterations);
+    fmt::print("operator  {} on {} ({} threads), {}, {}-bit indices\n", kernelName, args.run.backend,
+               ExecSpace().concurrency(), args.run.precision, 8 * sizeof(Offset));
+    if (!spmvReproducible && options.mode != ReductionMode::Fast) {
+      fmt::print("note      the {} kernel is not reproducible across backends yet: {} mode fixes the solver's own\n"
+                 "          reductions, the products may still differ in their last bits (csr-scalar is reproducible)\n",
+                 kernelName, args.mode);
+    }
+    progress.emplace(args.progressEvery, measure);
+    options.onProgress = [&progress](int k, double v) { (*progress)(k, v); };
+  }
+
+  const SolveResult result = solve(exec, A, b, x, method, options, diagonal);
+  auto xHost = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  const double hostResidual = static_cast<double>(hostRelativeResidual(host, bHost, xHost));
+  const std::string hash = hashBits(x);
+  const double solveSeconds = result.seconds;
+  const double perIteration = result.iterations > 0 ? (result.seconds - result.setupSeconds) / result.iterations : 0.0;
+
+  if (args.run.json) {
+    nlohmann::json j = {{"file", args.file},
+                        {"rows", host.numRows},
+                        {"nnz", host.nnz()},
+                        {"method", args.method},
+                        {"restart", method == SolverMethod::Gmres ? nlohmann::json(args.restart) : nlohmann::json()},
+                        {"precond", toString(options.preconditioner)},
+                        {"format", kernelName},
+                        {"mode", args.mode},
+                        {"spmv_reproducible", spmvReproducible},
+                        {"backend", args.run.backend},
+                        {"threads", ExecSpace().concurrency()},
+                        {"precision", args.run.precision},
+                        {"tolerance", args.tol},
+                        {"max_iterations", args.maxIterations},
+                        {"iterations", result.iterations},
+                        {"restarts", result.restarts},
+                        {"converged", result.converged},
+                        {"diverged", result.diverged},
+                        {"status", toString(result.status)},
+                        {"message", result.message},
+                        {"rel_residual", hostResidual},
+                        {"solver_rel_residual", result.relResidual},
+                        {"final_measure", result.residual},
+                        {"time_s", solveSeconds},
+                        {"time_per_iteration_s", perIteration},
+                        {"setup_s", result.setupSeconds},
+                        {"prepare_s", prepareSeconds},
+                        {"history", sampledHistory(result.history)},
+                        {"hash", hash}};
+    fmt::print("{}\n", j.dump());
+  } else {
+    const char* verdict = result.converged ? "CONVERGED" : result.diverged ? "DIVERGED" : "NOT CONVERGED";
+    fmt::print("result    {} after {} iterations{}: {}\n", verdict, result.iterations,
+               result.restarts > 0 ? " (" + std::to_string(result.restarts) + " restarts)" : std::string(),
+               result.message);
+    fmt::print("residual  ||b - Ax|| / ||b|| = {:.3e} (recomputed on the host in long double; the solver measured {:.3e})\n",
+               hostResidual, result.relResidual);
+    fmt::print("time      {:.4f} s total, {:.3f} ms per iteration, {:.4f} s setup (+ {:.4f} s to build the operator)\n",
+               solveSeconds, perIteration * 1e3, result.setupSeconds, prepareSeconds);
+    fmt::print("hash      {} (x)\n", hash);
+    if (result.diverged) fmt::print("          x is not a solution: the iteration diverged\n");
+  }
+  return exitCode(result);
+}
+
+template <class Value, class ExecSpace>
+int runWithIndexWidth(const ExecSpace& exec, const io::HostMatrix& host, const std::vector<double>& b,
+                      const SolveArgs& args) {
+  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+  if (host.numRows <= kInt32Max && host.numCols <= kInt32Max && host.nnz() <= kInt32Max) {
+    return runTyped<ExecSpace, Value, std::int32_t, std::int32_t>(exec, host, b, args);
+  }
+  return runTyped<ExecSpace, Value, std::int64_t, std::int64_t>(exec, host, b, args);
+}
+
+}  // namespace
+
+Command addSolveCommand(CLI::App& parent) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* app = parent.add_subcommand("solve", "solve A x = b with Jacobi, CG or GMRES(m) on the device");
+  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
+  app->add_option("--method", args->method, "solver")->required()->check(CLI::IsMember({"jacobi", "cg", "gmres"}));
+  app->add_option("--rhs", args->rhs, "right-hand side: ones, random:SEED, or a Matrix Market file of n x 1")
+      ->capture_default_str();
+  app->add_option("--tol", args->tol,
+                  "tolerance: ||b - Ax|| <= tol ||b|| (CG, GMRES); max |x_k+1 - x_k| < tol (Jacobi)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app->add_option("--maxiter", args->maxIterations, "iterations at most (GMRES: Arnoldi steps over all cycles)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app->add_option("--restart", args->restart, "GMRES restart length m")->check(CLI::PositiveNumber)->capture_default_str();
+  app->add_flag("--reorthogonalize", args->reorthogonalize, "GMRES: a second Gram-Schmidt pass per step");
+  app->add_option("--precond", args->precond, "preconditioner (default: jacobi for CG, none for GMRES)")
+      ->check(CLI::IsMember({"jacobi", "none"}));
+  app->add_option("--format", args->format,
+                  "SpMV kernel of the operator: " + joined(kernelNames()) +
+                      " (default: csr-scalar, or csr-vector in fast mode)")
+      ->check(CLI::IsMember(kernelNames()));
+  app->add_option("--mode", args->mode,
+                  "reductions: fast (backend order), deterministic (the same bits on every backend), accurate "
+                  "(correctly rounded dot products and norms)")
+      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
+      ->capture_default_str();
+  app->add_option("--progress", args->progressEvery, "print the residual every N iterations (default: every second)")
+      ->check(CLI::NonNegativeNumber);
+  addRunOptions(*app, args->run);
+  Command command;
+  command.app = app;
+  command.threads = [args] { return args->run.threads; };
+  command.run = [args] {
+    const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
+    const std::vector<double> b = makeRhs(args->rhs, host.numRows);
+    int code = 0;
+    withBackend(args->run.backend, [&](auto exec) {
+      code = args->run.precision == "float" ? runWithIndexWidth<float>(exec, host, b, *args)
+                                            : runWithIndexWidth<double>(exec, host, b, *args);
+    });
+    return code;
+  };
+  return command;
+}
+
+}  // namespace araios::cli
