@@ -80,6 +80,8 @@ struct SolveArgs {
   std::string mode = "deterministic";
   bool reorthogonalize = false;
   int progressEvery = 0;  // 0: a line every second
+  bool force = false;
+  bool portable = false;
 };
 
 ReductionMode modeFromString(const std::string& mode) {
@@ -200,7 +202,10 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
 
   Kokkos::Timer timer;
   const Csr csr = csrFromHost<Csr>(host);
-  const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(prepareSpmv(exec, kernelName, csr));
+  FormatOptions formatOptions;
+  formatOptions.force = args.force;
+  const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(
+      prepareSpmv(exec, kernelName, csr, formatOptions, args.portable));
   const PreparedOperator<ExecSpace, Value> A{host.numRows, host.numCols, prepared};
   Vector diagonal;
   if (needsDiagonal(method, options.preconditioner)) diagonal = extractDiagonal(exec, csr);
@@ -247,7 +252,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
                         {"nnz", host.nnz()},
                         {"method", args.method},
                         {"restart", method == SolverMethod::Gmres ? nlohmann::json(args.restart) : nlohmann::json()},
-                        {"precond", toString(options.preconditioner)},
+                        {"precond", method == SolverMethod::Jacobi ? nlohmann::json()
+                                    : needsDiagonal(method, options.preconditioner) ? nlohmann::json("jacobi")
+                                                                                    : nlohmann::json("none")},
                         {"format", kernelName},
                         {"mode", args.mode},
                         {"spmv_reproducible", spmvReproducible},
@@ -326,6 +333,10 @@ Command addSolveCommand(CLI::App& parent) {
                   "(correctly rounded dot products and norms)")
       ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
       ->capture_default_str();
+  app->add_flag("--force", args->force,
+                "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
+  app->add_flag("--portable", args->portable,
+                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
   app->add_option("--progress", args->progressEvery, "print the residual every N iterations (default: every second)")
       ->check(CLI::NonNegativeNumber);
   addRunOptions(*app, args->run);

@@ -203,7 +203,8 @@ inline CatalogEntry rmatEntry(int scale, std::int64_t edgeFactor) {
   e.family = "rmat";
   e.matrixClass = "power-law";
   e.targetSource = "issue 6 (R-MAT, scale 21, edge factor 16)";
-  e.model = "R-MAT a,b,c,d = 0.57,0.19,0.19,0.05, per-level noise 0.1, labels permuted, repeats removed";
+  e.model = "R-MAT a,b,c,d = 0.57,0.19,0.19,0.05, per-level noise 0.1, labels permuted; " +
+            std::to_string(edgeFactor << scale) + " edges drawn, repeats removed";
   e.target.rows = std::int64_t{1} << scale;
   e.expectedNnz = edgeFactor << scale;  // before repeats are removed: an upper bound
   e.make = [scale, edgeFactor](std::uint64_t seed) { return rmat(scale, edgeFactor, seed); };

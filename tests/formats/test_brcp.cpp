@@ -178,8 +178,10 @@ void checkMatrix(const std::string& name, const io::HostMatrix& host, bool force
   BOOST_TEST(sameBits(product<Cfg>(*A, alpha, 0),
                       replayDeterministic(*A, test::randomVector<typename T::Value>(A->numCols, 1234), alpha)),
              name << ": the kernel's bits differ from the replay of its documented order");
-  test::checkRepeatable<typename T::Value, typename T::Device>(name + " brcp repeat", host, runner<Cfg>(*A, {}),
-                                                               repeatRuns<typename T::Exec>());
+  // Nothing to repeat without rows (and checkRepeatable's memcmp must not get an empty y's null data).
+  if (host.numRows > 0)
+    test::checkRepeatable<typename T::Value, typename T::Device>(name + " brcp repeat", host, runner<Cfg>(*A, {}),
+                                                                 repeatRuns<typename T::Exec>());
 }
 
 using Triplets = std::vector<std::tuple<std::int64_t, std::int64_t, double>>;

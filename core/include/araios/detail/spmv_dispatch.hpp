@@ -7,6 +7,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <string>
 #include <type_traits>
 
@@ -47,15 +48,28 @@ constexpr bool isHostSpace() {
   return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
 }
 
-/// The one formula that applies alpha and beta: y_i = alpha*sum + beta*y_i. When beta is zero,
-/// y_i is overwritten without being read, so a y holding NaN or Inf does not leak into the
-/// result (and the kernel saves the read).
+/// a*b + c rounded once, on every backend. Compilers contract a*b + c into a fused
+/// multiply-add or not depending on the target and on how the code was inlined (nvcc by
+/// default, g++ only with FMA targets), which changes the last bit; spelling the fma out makes
+/// the result the same everywhere.
+template <class T>
+KOKKOS_INLINE_FUNCTION T fusedMultiplyAdd(T a, T b, T c) {
+#ifdef __CUDA_ARCH__
+  return ::fma(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+
+/// The one formula that applies alpha and beta: y_i = fma(alpha, sum, beta*y_i). When beta is
+/// zero, y_i = alpha*sum is written without reading y_i, so a y holding NaN or Inf does not
+/// leak into the result (and the kernel saves the read).
 template <class YView, class Index, class Value>
 KOKKOS_INLINE_FUNCTION void storeRow(const YView& y, Index i, Value sum, Value alpha, Value beta) {
   if (beta == Value(0)) {
     y(i) = alpha * sum;
   } else {
-    y(i) = alpha * sum + beta * y(i);
+    y(i) = fusedMultiplyAdd(alpha, sum, beta * static_cast<Value>(y(i)));
   }
 }
 
