@@ -62,9 +62,6 @@ struct Spmv<ExecSpace, cli::PreparedOperator<ExecSpace, Value>> {
 }  // namespace araios::Impl
 
 namespace araios::cli {
-
-Command addSolveCommand(CLI::App& parent);
-
 namespace {
 
 struct SolveArgs {

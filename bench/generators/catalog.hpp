@@ -86,6 +86,14 @@ inline RowLengthTarget rowTarget(const TableRow& t) { return {t.min, t.max, t.me
 
 inline const char* kBrcpSource = "BRCP paper, Table 2";
 
+inline std::string localityText(const PowerLawParameters& p) {
+  if (p.localFraction <= 0) return "no locality";
+  char text[80];
+  std::snprintf(text, sizeof text, "%.0f%% of columns within +-%lld of the diagonal", 100 * p.localFraction,
+                static_cast<long long>(p.localWindow));
+  return text;
+}
+
 /// A BRCP Table 2 matrix as FEM-like, at 1/divisor of its rows and nnz.
 inline CatalogEntry femEntry(const TableRow& t, const FemLikeParameters& p, std::int64_t divisor, const std::string& cls,
                              const std::string& why) {
@@ -112,8 +120,8 @@ inline CatalogEntry chungLuRowsEntry(const TableRow& t, const PowerLawParameters
   e.matrixClass = "power-law";
   e.targetSource = divisor == 1 ? kBrcpSource : std::string(kBrcpSource) + ", rows and nnz / " + std::to_string(divisor);
   char model[200];
-  std::snprintf(model, sizeof model, "row lengths fitted; columns by power-law weight, gamma %.1f, %.0f%% local within +-%lld (%s)",
-                p.gamma, 100 * p.localFraction, static_cast<long long>(p.localWindow), why.c_str());
+  std::snprintf(model, sizeof model, "row lengths fitted; columns by power-law weight, gamma %.1f, %s (%s)", p.gamma,
+                localityText(p).c_str(), why.c_str());
   e.model = model;
   e.target = tableTarget(t, divisor);
   e.expectedNnz = t.nnz / divisor;
@@ -131,8 +139,8 @@ inline CatalogEntry graphEntry(const char* name, std::int64_t nodes, std::int64_
   e.matrixClass = "power-law";
   e.targetSource = std::string("issue 6 (PageRank graph sizes)") + (divisor == 1 ? "" : ", / " + std::to_string(divisor));
   char model[200];
-  std::snprintf(model, sizeof model, "Chung-Lu edges, gamma %.1f, %.0f%% local within +-%lld (%s)", p.gamma,
-                100 * p.localFraction, static_cast<long long>(p.localWindow), why.c_str());
+  std::snprintf(model, sizeof model, "Chung-Lu edges, gamma %.1f, %s (%s)", p.gamma, localityText(p).c_str(),
+                why.c_str());
   e.model = model;
   e.target.rows = nodes / divisor;
   e.target.nnz = known(static_cast<double>(edges / divisor));

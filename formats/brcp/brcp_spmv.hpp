@@ -76,13 +76,15 @@ struct BrcpPortableSpmv {
   template <class Brcp, class XView, class YView>
   static void apply(const ExecSpace& exec, const Brcp& A, const XView& x, const YView& y,
                     typename Brcp::value_type alpha, typename Brcp::value_type beta, bool atomicSplit) {
-    if (atomicSplit) brcpOutsideRows(exec, A, y, alpha, beta, true);
+    // The atomic variant scales the split rows by beta before the blocks add into them; the
+    // deterministic one completes them from the partials after the blocks.
     if (atomicSplit) {
+      brcpOutsideRows(exec, A, y, alpha, beta, true);
       launch<true>(exec, A, x, y, alpha, beta);
     } else {
       launch<false>(exec, A, x, y, alpha, beta);
+      brcpOutsideRows(exec, A, y, alpha, beta, false);
     }
-    if (!atomicSplit) brcpOutsideRows(exec, A, y, alpha, beta, false);
   }
 
  private:

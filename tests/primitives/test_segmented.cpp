@@ -600,6 +600,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(team_level_matches_device_array, Cfg, test::AllCon
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(integers_are_exact, Cfg, test::AllConfigs) {
   using Exec = typename Cfg::execution_space;
+  // The float configurations have the same index types as the double ones: nothing new here.
+  if constexpr (std::is_same_v<typename Cfg::value_type, float>) return;
   using Value = std::int64_t;
   using IntCfg = test::Config<Exec, Value, typename Cfg::ordinal_type, typename Cfg::size_type>;
   std::uint64_t seed = 400;

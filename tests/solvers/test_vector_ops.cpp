@@ -12,6 +12,12 @@
 #include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/vector_ops.hpp>
 
+#include <boost/config.hpp>
+#if defined(__CUDACC__)
+// nvcc's front end rejects Boost.Multiprecision's integer_traits for __int128 limbs; without
+// BOOST_HAS_INT128 it uses 64-bit limbs, which only makes the host reference a little slower.
+#undef BOOST_HAS_INT128
+#endif
 #include <boost/multiprecision/cpp_bin_float.hpp>
 
 #include <algorithm>
