@@ -9,6 +9,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace araios::test {
@@ -80,7 +81,7 @@ inline std::vector<GeneratedCase> generatedCases() {
 }
 
 /// A power-law-like matrix: 20,000 rows of 1 to 8 entries plus row 777 with 22,000 entries.
-/// With T = round(mean + std) of the row lengths (about 146), that row holds more than 64*T
+/// With T = round(mean + std) of the row lengths (161), that row holds more than 64*T
 /// entries, so BRC/BRCP must split it over at least three blocks.
 inline io::HostMatrix powerLawWithLongRow() {
   io::HostMatrix m = randomMatrix(20000, 25000, 1, 8, 17);
