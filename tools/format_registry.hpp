@@ -53,6 +53,8 @@ struct PreparedSpmv {
   std::int64_t storedSlots = 0;  ///< stored entries including padding; / nnz gives the padding ratio
   double convertSeconds = 0;     ///< time to build the format from CSR
   std::function<void(const Vector& x, const Vector& y, Value alpha, Value beta)> run;
+  /// The same product in a given mode (run uses SpmvOptions' default, Deterministic).
+  std::function<void(const Vector& x, const Vector& y, Value alpha, Value beta, Mode mode)> runInMode;
 };
 
 namespace detail {
@@ -64,6 +66,11 @@ void bind(PreparedSpmv<ExecSpace, Value>& p, const ExecSpace& exec, const Matrix
   p.bytes = matrix.bytes();
   p.storedSlots = matrix.storedSlots();
   p.run = [=](auto x, auto y, Value a, Value b) { spmv(exec, matrix, x, y, a, b, options); };
+  p.runInMode = [=](auto x, auto y, Value a, Value b, Mode mode) {
+    SpmvOptions withMode = options;
+    withMode.mode = mode;
+    spmv(exec, matrix, x, y, a, b, withMode);
+  };
 }
 
 }  // namespace detail

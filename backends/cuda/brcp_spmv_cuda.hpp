@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(kBrcpWarpsPerCudaBlock* Brcp::blockRows)
   const int runStart = 31 - __clz(runStarts & (kBrcpFullWarp >> (31 - lane)));  // last run start <= lane
   for (int d = 1; d < H; d *= 2) {
     const Value before = __shfl_up_sync(kBrcpFullWarp, scan, d);
-    if (lane - d >= runStart) scan = before + scan;
+    if (lane - d >= runStart) scan = unfusedSum(before, scan);
   }
   const Value segmentSum = __shfl_sync(kBrcpFullWarp, scan, length != 0 ? lane + static_cast<int>(length) - 1 : lane);
   if (length != 0) args.store(block, lane, length, segmentSum);
@@ -79,7 +79,11 @@ struct Spmv<Kokkos::Cuda, BrcpMatrix<Value, Ordinal, Offset, Device>> {
   template <class XView, class YView>
   static void apply(const Kokkos::Cuda& exec, const Brcp& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options) {
-    const bool atomicSplit = brcpAtomicSplit(options.algorithm);
+    const bool atomicSplit = brcpAtomicSplit(options);
+    if (options.mode == Mode::Accurate) {
+      csrAccurateSpmv(exec, csrFromBrcp(exec, A), x, y, alpha, beta);
+      return;
+    }
     if (options.portableOnly) {
       BrcpPortableSpmv<Kokkos::Cuda>::apply(exec, A, x, y, alpha, beta, atomicSplit);
       return;

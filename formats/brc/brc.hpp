@@ -19,10 +19,16 @@
 //     nzPerBlock (each block's slots, H times its width), value and col (column-major within
 //     each block; padding holds -0.0 and paddingColumn, after the real entries of a piece).
 //     Empty rows have no piece.
-//   * SpMV: y = beta*y first, then every lane adds alpha times its piece's sum into
-//     y[rowPerm] atomically. The order of those additions depends on scheduling whenever a
-//     row has several pieces (or beta != 0 and a row has two), so BRC is deliberately
-//     non-deterministic: it is the baseline that BRCP fixes.
+//   * SpMV, Fast mode (the paper's): y = beta*y first, then every lane adds alpha times its
+//     piece's sum into y[rowPerm] atomically. The order of those additions depends on
+//     scheduling whenever a row has several pieces (or beta != 0 and a row has two), so it is
+//     non-deterministic: the baseline that BRCP fixes.
+//   * Deterministic mode (ours): a sorted segmented reduction. rowPiecePtr/rowPiece list each
+//     row's slot rows in slot row order (which is the order of the row's entries), planned on
+//     the host; every lane writes its piece's sum to pieceSum, then one thread per row adds
+//     its pieces' sums in that order and stores the row once. pieceSum is workspace: two
+//     SpMVs on the same matrix (or on copies, which share their Views) must not run
+//     concurrently on different execution space instances.
 #include <formats/brc/brc_slot_rows.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -60,13 +66,19 @@ struct BrcMatrix {
   Kokkos::View<Offset*, Device> nzPerBlock;  ///< numBlocks: H * the block's width
   Kokkos::View<Value*, Device> value;        ///< numSlots
   Kokkos::View<Ordinal*, Device> col;        ///< numSlots
+  Kokkos::View<Offset*, Device> rowPiecePtr;  ///< numRows + 1: row i's pieces are rowPiece[rowPiecePtr[i]..]
+  Kokkos::View<Offset*, Device> rowPiece;     ///< one per piece: its slot row, grouped by row, in slot row order
+  Kokkos::View<Value*, Device> pieceSum;      ///< workspace: numBlocks * H, each slot row's sum
 
   Offset numBlocks() const { return static_cast<Offset>(blockBegin.extent(0)); }
   std::int64_t nnz() const { return numEntries; }
   std::int64_t storedSlots() const { return numSlots; }
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(rowPerm.extent(0)) * sizeof(Ordinal) +
-           static_cast<std::int64_t>(blockBegin.extent(0) + nzPerBlock.extent(0)) * sizeof(Offset) +
+           static_cast<std::int64_t>(blockBegin.extent(0) + nzPerBlock.extent(0) + rowPiecePtr.extent(0) +
+                                     rowPiece.extent(0)) *
+               sizeof(Offset) +
+           static_cast<std::int64_t>(pieceSum.extent(0)) * sizeof(Value) +
            static_cast<std::int64_t>(numSlots) * (sizeof(Value) + sizeof(Ordinal));
   }
 };

@@ -101,6 +101,19 @@ BrcMatrix<Value, Ordinal, Offset, Device> brcFromCsr(const ExecSpace& exec,
   A.col = decltype(A.col)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::brc::col"), slots);
   Impl::fillSlotRows(exec, Impl::BrcBlockShape<decltype(A.blockBegin)>{A.blockBegin, A.nzPerBlock}, plan.slotRows,
                      csr, A.value, A.col, "araios::brc");
+  // Each row's slot rows, in slot row order, for the deterministic SpMV (a counting sort).
+  const std::vector<std::int64_t>& pieceRow = plan.slotRows.row;
+  std::vector<std::int64_t> piecePtr(static_cast<std::size_t>(csr.numRows) + 1, 0);
+  for (const std::int64_t r : pieceRow)
+    if (r != Impl::kSlotPadding) ++piecePtr[r + 1];
+  for (std::size_t i = 1; i < piecePtr.size(); ++i) piecePtr[i] += piecePtr[i - 1];
+  std::vector<std::int64_t> cursor(piecePtr.begin(), piecePtr.end() - 1), piece(piecePtr.back());
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(pieceRow.size()); ++p)
+    if (pieceRow[p] != Impl::kSlotPadding) piece[cursor[pieceRow[p]]++] = p;
+  A.rowPiecePtr = slotRowsToDevice<Offset, Device>(piecePtr, "araios::brc::rowPiecePtr", "BRC piece offset");
+  A.rowPiece = slotRowsToDevice<Offset, Device>(piece, "araios::brc::rowPiece", "BRC slot row");
+  A.pieceSum = decltype(A.pieceSum)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::brc::pieceSum"),
+                                    pieceRow.size());
   return A;
 }
 

@@ -4,8 +4,9 @@
 // in the same order, so they give the same bits; so do the Serial and OpenMP backends, which
 // run the portable kernel. The order, for block b of width V (Algorithms 2 and 3 of Yang et
 // al., 2019):
-//   1. lane s sums its slot row: sum = 0, then sum += value*x over slots j = 0, 1, ..., V-1,
-//      stopping at the first padding slot; every product is rounded on its own (unfusedProduct);
+//   1. lane s sums its slot row: sum = -0.0, then sum += value*x over slots j = 0, 1, ..., V-1,
+//      stopping at the first padding slot; every product and sum is rounded on its own
+//      (accumulateProduct, detail/spmv_dispatch.hpp);
 //   2. a segmented inclusive Hillis-Steele scan over the 32 lane sums, steps d = 1, 2, 4, 8,
 //      16: lane s becomes scan[s-d] + scan[s] when lane s-d holds the same row (rowPerm) as
 //      lane s, else stays scan[s];
@@ -33,26 +34,6 @@
 
 namespace araios::Impl {
 
-/// a*b rounded to Value on its own: never fused with the addition that follows into an FMA.
-/// nvcc fuses a*b + c by default and the host compilers do not (x86-64 without -mfma has no
-/// FMA instruction), so without this the GPU and the CPU would round differently. A host
-/// build with FMA code generation (-march=haswell or later, -mfma) must add
-/// -ffp-contract=off to keep the host's bits equal to the GPU's.
-template <class Value>
-KOKKOS_INLINE_FUNCTION Value unfusedProduct(Value a, Value b) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<Value, double>) {
-    return __dmul_rn(a, b);
-  } else if constexpr (std::is_same_v<Value, float>) {
-    return __fmul_rn(a, b);
-  } else {
-    return a * b;
-  }
-#else
-  return a * b;
-#endif
-}
-
 /// Step 1: the sum of lane `lane`'s slot row in the block that starts at `begin` and is
 /// `width` slots wide.
 template <class Brcp, class XView>
@@ -61,12 +42,12 @@ KOKKOS_INLINE_FUNCTION typename Brcp::value_type brcpLaneSum(const Brcp& A, cons
                                                             typename Brcp::size_type width, int lane) {
   using Offset = typename Brcp::size_type;
   using Ordinal = typename Brcp::ordinal_type;
-  typename Brcp::value_type sum = 0;
+  auto sum = sumIdentity<typename Brcp::value_type>();
   for (Offset j = 0; j < width; ++j) {
     const Offset k = begin + j * Brcp::blockRows + lane;
     const Ordinal c = A.col(k);
     if (c == Brcp::paddingColumn) break;  // padding follows the real entries: x is never read for it
-    sum += unfusedProduct(A.value(k), x(c));
+    accumulateProduct(sum, A.value(k), x(c));
   }
   return sum;
 }
@@ -105,7 +86,8 @@ struct BrcpSegmentStore {
 
 /// The deterministic second pass, one thread per split row and then one per empty row: a
 /// split row's partials are added in block order (first block's tail segment, then the
-/// leading segment of each later block) and stored; an empty row stores a sum of 0.
+/// leading segment of each later block) and stored; an empty row stores a sum of -0.0 (the
+/// sum of no terms, as in every deterministic kernel).
 template <class Brcp, class YView>
 struct BrcpFinishRows {
   using Value = typename Brcp::value_type;
@@ -116,12 +98,12 @@ struct BrcpFinishRows {
   Offset numSplit;
   KOKKOS_INLINE_FUNCTION void operator()(Offset i) const {
     if (i >= numSplit) {
-      storeRow(y, A.emptyRow(i - numSplit), Value(0), alpha, beta);
+      storeRow(y, A.emptyRow(i - numSplit), sumIdentity<Value>(), alpha, beta);
       return;
     }
     const Offset first = A.splitFirstBlock(i), last = A.splitLastBlock(i);
     Value sum = A.partial(2 * first + 1);
-    for (Offset b = first + 1; b <= last; ++b) sum += A.partial(2 * b);
+    for (Offset b = first + 1; b <= last; ++b) sum = unfusedSum(sum, A.partial(2 * b));
     storeRow(y, A.splitRow(i), sum, alpha, beta);
   }
 };
@@ -138,7 +120,7 @@ struct BrcpPrepareRows {
   Offset numSplit;
   KOKKOS_INLINE_FUNCTION void operator()(Offset i) const {
     if (i >= numSplit) {
-      storeRow(y, A.emptyRow(i - numSplit), Value(0), alpha, beta);
+      storeRow(y, A.emptyRow(i - numSplit), sumIdentity<Value>(), alpha, beta);
     } else {
       const auto row = A.splitRow(i);
       y(row) = beta == Value(0) ? Value(0) : beta * y(row);
@@ -166,11 +148,13 @@ void brcpOutsideRows(const ExecSpace& exec, const Brcp& A, const YView& y, typen
   }
 }
 
-/// Resolves the algorithm: auto is the deterministic kernel, brcp-atomic the paper's.
-inline bool brcpAtomicSplit(SpmvAlgorithm algorithm) {
-  if (algorithm == SpmvAlgorithm::Auto) return false;
-  if (algorithm == SpmvAlgorithm::BrcpAtomic) return true;
-  refuseAlgorithm(algorithm, "BRCP");
+/// Resolves the algorithm: auto is the deterministic kernel, brcp-atomic the paper's. The
+/// paper's atomics run only in Fast mode: in the other modes brcp-atomic completes its split
+/// rows by the deterministic second pass, and gives the bits of auto.
+inline bool brcpAtomicSplit(const SpmvOptions& options) {
+  if (options.algorithm == SpmvAlgorithm::Auto) return false;
+  if (options.algorithm == SpmvAlgorithm::BrcpAtomic) return options.mode == Mode::Fast;
+  refuseAlgorithm(options.algorithm, "BRCP");
   return false;
 }
 

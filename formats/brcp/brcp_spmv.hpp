@@ -9,10 +9,16 @@
 // Algorithms: auto is the deterministic kernel (rows that span blocks are completed by a
 // second pass in block order); brcp-atomic is the paper's, which completes them with atomic
 // adds (non-deterministic once beta != 0 or three or more blocks touch a row).
+//
+// Modes: Fast and Deterministic run the deterministic kernel (brcp-atomic keeps its atomics in
+// Fast mode only). Accurate: the product on the matrix's CSR form, converted on the call
+// (csrAccurateSpmv).
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
 #include <formats/brcp/brcp.hpp>
+#include <formats/brcp/brcp_convert.hpp>
 #include <formats/brcp/brcp_kernel_parts.hpp>
+#include <formats/csr/csr_spmv.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -51,7 +57,7 @@ struct BrcpBlockKernel {
     for (int d = 1; d < H; d *= 2) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, H), [&](const int lane) {
         const bool sameRow = lane >= d && A.rowPerm(slotRow0 + lane - d) == A.rowPerm(slotRow0 + lane);
-        next[lane] = sameRow ? scan[lane - d] + scan[lane] : scan[lane];
+        next[lane] = sameRow ? unfusedSum(scan[lane - d], scan[lane]) : scan[lane];
       });
       Value* const done = scan;
       scan = next;
@@ -109,7 +115,12 @@ struct Spmv<ExecSpace, BrcpMatrix<Value, Ordinal, Offset, Device>> {
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const BrcpMatrix<Value, Ordinal, Offset, Device>& A, const XView& x,
                     const YView& y, Value alpha, Value beta, const SpmvOptions& options) {
-    BrcpPortableSpmv<ExecSpace>::apply(exec, A, x, y, alpha, beta, brcpAtomicSplit(options.algorithm));
+    const bool atomicSplit = brcpAtomicSplit(options);
+    if (options.mode == Mode::Accurate) {
+      csrAccurateSpmv(exec, csrFromBrcp(exec, A), x, y, alpha, beta);
+      return;
+    }
+    BrcpPortableSpmv<ExecSpace>::apply(exec, A, x, y, alpha, beta, atomicSplit);
   }
 };
 

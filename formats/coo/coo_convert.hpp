@@ -28,8 +28,10 @@ Coo cooFromHost(const io::HostMatrix& host) {
   auto rows = Kokkos::create_mirror_view(coo.rowIdx);
   auto cols = Kokkos::create_mirror_view(coo.colIdx);
   auto vals = Kokkos::create_mirror_view(coo.values);
+  bool rowSorted = true;
   for (Offset k = 0; k < nnz; ++k) {
     const std::int64_t r = host.row[k], c = host.col[k];
+    if (k > 0 && r < host.row[k - 1]) rowSorted = false;
     if (r < 0 || r >= host.numRows || c < 0 || c >= host.numCols) {
       throw InputError("entry " + std::to_string(k) + " at (" + std::to_string(r) + ", " + std::to_string(c) +
                        ") lies outside the " + std::to_string(host.numRows) + " x " +
@@ -42,6 +44,15 @@ Coo cooFromHost(const io::HostMatrix& host) {
   Kokkos::deep_copy(coo.rowIdx, rows);
   Kokkos::deep_copy(coo.colIdx, cols);
   Kokkos::deep_copy(coo.values, vals);
+  if (rowSorted) {
+    coo.rowPtr = decltype(coo.rowPtr)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::coo::rowPtr"),
+                                      static_cast<std::size_t>(coo.numRows) + 1);
+    auto ptr = Kokkos::create_mirror_view(coo.rowPtr);
+    for (Ordinal i = 0; i <= coo.numRows; ++i) ptr(i) = 0;
+    for (Offset k = 0; k < nnz; ++k) ++ptr(rows(k) + 1);
+    for (Ordinal i = 0; i < coo.numRows; ++i) ptr(i + 1) += ptr(i);
+    Kokkos::deep_copy(coo.rowPtr, ptr);
+  }
   return coo;
 }
 
@@ -59,7 +70,7 @@ template <class ExecSpace, class Value, class Ordinal, class Offset, class Devic
 CooMatrix<Value, Ordinal, Offset, Device> cooFromCsr(const ExecSpace& exec,
                                                      const CsrMatrix<Value, Ordinal, Offset, Device>& csr) {
   auto rows = Impl::expand<Ordinal>(exec, csr.rowPtr, csr.nnz(), "araios::coo::rowIdx");
-  return {csr.numRows, csr.numCols, rows, csr.colIdx, csr.values};
+  return {csr.numRows, csr.numCols, rows, csr.colIdx, csr.values, csr.rowPtr};
 }
 
 /// A host matrix straight to CSR on the device.

@@ -1,8 +1,15 @@
 #pragma once
-// CSR SpMV, two portable kernels:
+// CSR SpMV, two portable kernels, each in the three modes (araios/mode.hpp):
 //   scalar: one thread per row; best for short, even rows (stencils, road networks).
+//           Fast and Deterministic: row i's entries summed in CSR order from -0.0, each
+//           product and sum rounded (RoundedRowSum): the same on every backend. Accurate: the
+//           correctly rounded row (ExpansionRowSum, ExactRowSum where it cannot decide).
 //   vector: a team of threads, each with a group of vector lanes, per block of rows; the lanes
 //           of one row reduce together, so long rows are read coalesced on a GPU.
+//           Fast: a Kokkos lane reduction, whose order follows the vector length.
+//           Deterministic: the canonical 32-lane order (CsrLanesKernel), the same whatever
+//           the backend or vector length. Accurate: as the scalar kernel.
+#include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <formats/csr/csr.hpp>
 
@@ -10,7 +17,7 @@
 
 namespace araios::Impl {
 
-template <class Csr, class XView, class YView>
+template <class Csr, class XView, class YView, class Acc>
 struct CsrScalarKernel {
   using Value = typename Csr::value_type;
   Csr A;
@@ -18,9 +25,68 @@ struct CsrScalarKernel {
   YView y;
   Value alpha, beta;
   KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i) const {
-    Value sum = 0;
-    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) sum += A.values(k) * x(A.colIdx(k));
-    storeRow(y, i, sum, alpha, beta);
+    Acc acc;
+    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) acc.add(A.values(k), x(A.colIdx(k)));
+    acc.store(y, i, alpha, beta);
+  }
+};
+
+/// The CSR scalar kernel in the row accumulator of `mode` (detail/row_sum.hpp). Also the
+/// Accurate mode of the formats that convert to CSR for it (csrAccurateSpmv).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrRowSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                typename Csr::value_type beta, Mode mode, const char* label) {
+  using Value = typename Csr::value_type;
+  withRowAccumulator<Value>(exec, mode, y, beta, [&](auto tag, const auto& yv) {
+    using Acc = typename decltype(tag)::type;
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                         CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+  });
+}
+
+/// Virtual lanes of the canonical order of the deterministic vector kernel: one NVIDIA warp.
+/// Part of the definition of the result (another value changes the bits), not a tuning knob.
+constexpr int kCanonicalLanes = 32;
+
+/// The canonical 32-lane order of a row (Deterministic mode of csr-vector): lane l sums the
+/// entries l, l+32, l+64, ... of the row in order, from -0.0 (so an idle lane adds nothing);
+/// then the 32 lane sums are added by a fixed tree, lane l += lane l+w for w = 16, 8, 4, 2, 1.
+/// On a GPU a row is one warp, a physical lane per virtual lane; on a CPU one thread runs the
+/// 32 lanes as loops. The lane sums go through team scratch, so both perform the same
+/// operations on the same values in the same order.
+template <class ExecSpace, class Csr, class XView, class YView>
+struct CsrLanesKernel {
+  using Value = typename Csr::value_type;
+  using Ordinal = typename Csr::ordinal_type;
+  using Offset = typename Csr::size_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using LaneSums = Kokkos::View<Value**, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  Ordinal rowsPerTeam;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const LaneSums lanes(team.team_scratch(0), team.team_size(), kCanonicalLanes);
+    const int me = team.team_rank();
+    const Ordinal first = static_cast<Ordinal>(team.league_rank()) * rowsPerTeam;
+    const Ordinal last = first + rowsPerTeam < A.numRows ? first + rowsPerTeam : A.numRows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+      const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kCanonicalLanes), [&](const int lane) {
+        Value sum = sumIdentity<Value>();
+        for (Offset k = begin + lane; k < end; k += kCanonicalLanes) accumulateProduct(sum, A.values(k), x(A.colIdx(k)));
+        lanes(me, lane) = sum;
+      });
+      for (int width = kCanonicalLanes / 2; width >= 1; width /= 2) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](const int lane) {
+          lanes(me, lane) = unfusedSum(lanes(me, lane), lanes(me, lane + width));
+        });
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&]() { storeRow(y, i, lanes(me, 0), alpha, beta); });
+    });
   }
 };
 
@@ -72,6 +138,20 @@ CsrVectorShape csrVectorShape(double meanRowLength) {
   }
 }
 
+/// Launch shape of the deterministic lanes kernel: a warp per row on a GPU (8 rows per
+/// 256-thread team), one thread with one vector lane per chunk of rows on a CPU. The shape
+/// changes only the speed: the canonical order is the same for any shape.
+template <class ExecSpace>
+CsrVectorShape csrLanesShape() {
+  constexpr int kThreadsPerTeam = 256;
+  constexpr int kHostRowsPerTeam = 128;
+  if constexpr (isHostSpace<ExecSpace>()) {
+    return {1, 1, kHostRowsPerTeam};
+  } else {
+    return {kCanonicalLanes, kThreadsPerTeam / kCanonicalLanes, kThreadsPerTeam / kCanonicalLanes};
+  }
+}
+
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
@@ -87,11 +167,23 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
       algorithm = !isHostSpace<ExecSpace>() && meanRowLength > kVectorFromMeanRowLength ? SpmvAlgorithm::CsrVector
                                                                                           : SpmvAlgorithm::CsrScalar;
     }
-    if (algorithm == SpmvAlgorithm::CsrScalar) {
-      Kokkos::parallel_for("araios::spmv::csr_scalar",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                           CsrScalarKernel<Csr, XView, YView>{A, x, y, alpha, beta});
-    } else if (algorithm == SpmvAlgorithm::CsrVector) {
+    if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector) {
+      refuseAlgorithm(algorithm, "CSR");
+    }
+    if (algorithm == SpmvAlgorithm::CsrScalar || options.mode == Mode::Accurate) {
+      // Accurate mode has one answer whatever the order, so both algorithms run the row kernel.
+      csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
+    } else if (options.mode == Mode::Deterministic) {
+      if (A.numRows == 0) return;
+      using Kernel = CsrLanesKernel<ExecSpace, Csr, XView, YView>;
+      const CsrVectorShape shape = csrLanesShape<ExecSpace>();
+      const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
+      Kokkos::parallel_for("araios::spmv::csr_vector_lanes",
+                           Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
+                               .set_scratch_size(0, Kokkos::PerTeam(Kernel::LaneSums::shmem_size(shape.teamSize,
+                                                                                                 kCanonicalLanes))),
+                           Kernel{A, x, y, alpha, beta, static_cast<Ordinal>(shape.rowsPerTeam)});
+    } else {
       if (A.numRows == 0) return;
       const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength);
       const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
@@ -99,10 +191,18 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
                            Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength),
                            CsrVectorKernel<ExecSpace, Csr, XView, YView>{A, x, y, alpha, beta,
                                                                          static_cast<Ordinal>(shape.rowsPerTeam)});
-    } else {
-      refuseAlgorithm(algorithm, "CSR");
     }
   }
 };
+
+/// Accurate mode for a format that has no row-wise kernel of its own: the product on its CSR
+/// form. The exact row sums do not depend on the order of the entries, so the result is the
+/// correctly rounded one, as for every format. Converting costs as much as a few products.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateSpmv(const ExecSpace& exec, const Csr& csr, const XView& x, const YView& y,
+                     typename Csr::value_type alpha, typename Csr::value_type beta) {
+  csrRowSpmv(exec, csr, x, y, alpha, beta, Mode::Accurate, "araios::spmv::accurate_csr");
+  exec.fence();  // the CSR copy dies with the caller's scope
+}
 
 }  // namespace araios::Impl

@@ -3,12 +3,17 @@
 // reads its slot of diagonal d at d*numRows + r and x at r + offsets(d): neighbouring threads
 // read neighbouring addresses of both, and no column index is loaded at all. Slots whose bit
 // in `present` is clear (padding) are skipped, so x is read only where A has an entry.
+//
+// Modes: a row's entries are summed in diagonal order (increasing column: the CSR order of a
+// column-sorted matrix) from -0.0, each product and sum rounded (RoundedRowSum):
+// deterministic, so Fast runs it too. Accurate: the Accurate accumulators (row_sum.hpp).
+#include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <formats/dia/dia.hpp>
 
 namespace araios::Impl {
 
-template <class Dia, class XView, class YView>
+template <class Dia, class XView, class YView, class Acc>
 struct DiaRowKernel {
   using Value = typename Dia::value_type;
   using Ordinal = typename Dia::ordinal_type;
@@ -17,12 +22,12 @@ struct DiaRowKernel {
   YView y;
   Value alpha, beta;
   KOKKOS_INLINE_FUNCTION void operator()(Ordinal r) const {
-    Value sum = 0;
+    Acc acc;
     for (Ordinal d = 0; d < A.numDiags; ++d) {
       const auto s = A.slot(r, d);
-      if (A.isPresent(s)) sum += A.data(s) * x(r + A.offsets(d));
+      if (A.isPresent(s)) acc.add(A.data(s), x(r + A.offsets(d)));
     }
-    storeRow(y, r, sum, alpha, beta);
+    acc.store(y, r, alpha, beta);
   }
 };
 
@@ -33,9 +38,12 @@ struct Spmv<ExecSpace, DiaMatrix<Value, Ordinal, Offset, Device>> {
   static void apply(const ExecSpace& exec, const Dia& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "DIA");
-    Kokkos::parallel_for("araios::spmv::dia",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                         DiaRowKernel<Dia, XView, YView>{A, x, y, alpha, beta});
+    withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
+      using Acc = typename decltype(tag)::type;
+      Kokkos::parallel_for("araios::spmv::dia",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                           DiaRowKernel<Dia, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+    });
   }
 };
 

@@ -161,6 +161,7 @@ HybMatrix<Value, Ordinal, Offset, Device> hybFromCsrWithEllWidth(const ExecSpace
   hyb.coo.values = decltype(hyb.coo.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::hyb::coo::values"), inCoo);
   Kokkos::parallel_for("araios::hyb::fillCoo", RowPolicy(exec, 0, csr.numRows),
                        Impl::FillHybCoo<Csr, Coo, PtrView>{csr, hyb.coo, cooPtr, width});
+  hyb.coo.rowPtr = cooPtr;  // the COO part is sorted by row: the deterministic SpMV walks it by row
   return hyb;
 }
 

@@ -1,10 +1,14 @@
 #pragma once
-// HYB SpMV (Bell & Garland, SC '09, section "Hybrid format"): the ELL kernel over the ELL part
-// finishes every row's first K entries and applies alpha and beta through storeRow; then the
-// COO part adds alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
-// same execution space instance, so no fence separates them. The atomic additions make the
-// low bits of rows with COO entries depend on scheduling, as with the COO format; a
-// deterministic mode is left to the reproducibility work.
+// HYB SpMV (Bell & Garland, SC '09, section "Hybrid format"), by mode:
+//   Fast           the ELL kernel over the ELL part finishes every row's first K entries and
+//                  applies alpha and beta through storeRow; then the COO part adds
+//                  alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
+//                  same execution space instance, so no fence separates them. The atomic
+//                  additions make the low bits of rows with COO entries depend on scheduling.
+//   Deterministic  one thread per row sums its ELL slots and then its COO entries (the COO
+//                  part is sorted by row, in CSR order) from -0.0, each product and sum rounded,
+//                  and stores once: the row's entries in CSR order, the bits of csr-scalar.
+//   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <formats/coo/coo_spmv.hpp>
 #include <formats/ell/ell_spmv.hpp>
@@ -20,11 +24,17 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
   static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
-    // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
-    ellRowSpmv(exec, A.ell, x, y, alpha, beta, "araios::spmv::hyb::ell");
-    Kokkos::parallel_for("araios::spmv::hyb::coo",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.coo.nnz()),
-                         CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
+    if (options.mode == Mode::Fast) {
+      // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
+      ellRowSpmv(exec, A.ell, x, y, alpha, beta, Mode::Fast, "araios::spmv::hyb::ell");
+      Kokkos::parallel_for("araios::spmv::hyb::coo",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.coo.nnz()),
+                           CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
+      return;
+    }
+    const auto tail = cooRowEntries(exec, A.coo);
+    ellRowSpmv(exec, A.ell, x, y, alpha, beta, options.mode, "araios::spmv::hyb::rows", tail);
+    if (!tail.order.identity) exec.fence();  // the sorted order dies with this scope
   }
 };
 

@@ -3,12 +3,16 @@
 // 14.6). Thread k reads slot jdPtr[t] + k of diagonal t, so a warp's loads of one diagonal are
 // contiguous. It sums its row's entries in their CSR order, the order of the CSR scalar
 // kernel, so the result does not depend on scheduling.
+//
+// Modes: that sum starts from -0.0 and rounds each product and sum (RoundedRowSum), the bits
+// of csr-scalar on every backend; Fast runs it too. Accurate: the expansion, then the exact accumulator where it cannot decide (row_sum.hpp).
+#include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <formats/jds/jds.hpp>
 
 namespace araios::Impl {
 
-template <class Jds, class XView, class YView>
+template <class Jds, class XView, class YView, class Acc>
 struct JdsRowKernel {
   using Value = typename Jds::value_type;
   using Ordinal = typename Jds::ordinal_type;
@@ -21,15 +25,15 @@ struct JdsRowKernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(Ordinal k) const {
     const Offset position = static_cast<Offset>(k);
-    Value sum = 0;
+    Acc acc;
     // Diagonal t reaches sorted row k while it holds more than k entries; the diagonals only
     // shrink, so the first one that does not reach row k ends the row.
     for (Offset t = 0; t < numDiagonals; ++t) {
       const Offset begin = A.jdPtr(t);
       if (position >= A.jdPtr(t + 1) - begin) break;
-      sum += A.values(begin + position) * x(A.colIdx(begin + position));
+      acc.add(A.values(begin + position), x(A.colIdx(begin + position)));
     }
-    storeRow(y, A.perm(k), sum, alpha, beta);
+    acc.store(y, A.perm(k), alpha, beta);
   }
 };
 
@@ -41,9 +45,13 @@ struct Spmv<ExecSpace, JdsMatrix<Value, Ordinal, Offset, Device>> {
   static void apply(const ExecSpace& exec, const Jds& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "JDS");
-    Kokkos::parallel_for("araios::spmv::jds",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                         JdsRowKernel<Jds, XView, YView>{A, x, y, alpha, beta, static_cast<Offset>(A.numDiagonals())});
+    withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
+      using Acc = typename decltype(tag)::type;
+      Kokkos::parallel_for("araios::spmv::jds",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                           JdsRowKernel<Jds, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta,
+                                                                static_cast<Offset>(A.numDiagonals())});
+    });
   }
 };
 

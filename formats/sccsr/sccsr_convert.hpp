@@ -97,7 +97,9 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
   std::array<std::int64_t, kScCsrLengthClasses.size()> classRows{};
   for (std::int64_t row = 0; row < n; ++row) ++classRows[scCsrLengthClass(length(row))];
   const double threshold =
-      scOptions.foldingThreshold ? *scOptions.foldingThreshold : scCsrDefaultFoldingThreshold(exec);
+      scOptions.foldingThreshold ? *scOptions.foldingThreshold
+      : scOptions.tuneToDevice   ? scCsrDeviceFoldingThreshold(exec)
+                                 : scCsrDefaultFoldingThreshold(exec);
   const std::vector<ScCsrRange> plan = planScCsrRanges(classRows, threshold);
 
   // A merged row holds c slots per entry of its longest row, the last row of its group since

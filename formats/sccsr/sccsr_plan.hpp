@@ -41,17 +41,32 @@ inline constexpr int kScCsrActiveBlocksPerSM = 8;
 /// Liang's factor: a launch should fill at least half of the resident warps.
 inline constexpr double kScCsrFillFraction = 0.5;
 
+/// The default N_w: Liang's rule (half the resident warps) on a 132-SM H100, 4224 merged rows,
+/// on every backend. The threshold decides the layout and so the order of each row's sum: one
+/// fixed value makes the same CSR the same SC-CSR, and y the same bits, on any CPU or GPU.
+inline constexpr double kScCsrPortableFoldingThreshold = 4224;
+
 struct ScCsrOptions {
   /// N_w, in merged rows: a range with fewer (rows / c) folds into the next range. Empty: the
-  /// default of the execution space (scCsrDefaultFoldingThreshold). 0 never folds.
+  /// portable default (kScCsrPortableFoldingThreshold), or the execution space's own
+  /// (scCsrDeviceFoldingThreshold) with tuneToDevice. 0 never folds.
   std::optional<double> foldingThreshold;
+  /// Size the ranges for this device instead of the portable default: can be faster, but the
+  /// layout, and with it the last bits of y, then depend on the machine and its thread count.
+  bool tuneToDevice = false;
 };
+
+/// The N_w scCsrFromCsr uses when none is given.
+template <class ExecSpace>
+double scCsrDefaultFoldingThreshold(const ExecSpace&) {
+  return kScCsrPortableFoldingThreshold;
+}
 
 /// N_w for a host backend: one merged row per thread of the pool (exec.concurrency()), which
 /// is all a CPU launch needs to keep every thread busy. For a GPU other than CUDA: half the
 /// resident threads, counted in warps.
 template <class ExecSpace>
-double scCsrDefaultFoldingThreshold(const ExecSpace& exec) {
+double scCsrDeviceFoldingThreshold(const ExecSpace& exec) {
   if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
     return static_cast<double>(exec.concurrency());
   } else {
@@ -61,7 +76,7 @@ double scCsrDefaultFoldingThreshold(const ExecSpace& exec) {
 
 #ifdef KOKKOS_ENABLE_CUDA
 /// N_w on CUDA, from the device's SM count: 0.5 x numSM x 8 x (256 / 32), 4224 on an H100 SXM.
-inline double scCsrDefaultFoldingThreshold(const Kokkos::Cuda& exec) {
+inline double scCsrDeviceFoldingThreshold(const Kokkos::Cuda& exec) {
   const int numSM = exec.cuda_device_prop().multiProcessorCount;
   return kScCsrFillFraction * numSM * kScCsrActiveBlocksPerSM * (kScCsrBlockSize / kScCsrLanes);
 }

@@ -12,9 +12,15 @@
 // additions depends only on the layout: results are bitwise repeatable. A host backend runs
 // the same kernel with one vector lane, which walks the 32 lanes in a loop and performs the
 // very same additions in the same order.
+//
+// Modes: lane sums start from -0.0 and every product and sum is rounded on its own, so the
+// bits are the same on every backend; Fast runs this kernel too. Accurate: the product on the
+// matrix's CSR form, converted on the call (csrAccurateSpmv).
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
+#include <formats/csr/csr_spmv.hpp>
 #include <formats/sccsr/sccsr.hpp>
+#include <formats/sccsr/sccsr_convert.hpp>
 #include <formats/sccsr/sccsr_plan.hpp>
 
 namespace araios::Impl {
@@ -45,17 +51,17 @@ struct ScCsrRangeKernel {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t m) {
       const Offset begin = A.rowPtr(m), end = A.rowPtr(m + 1);
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kScCsrLanes), [&](const int lane) {
-        Value sum = 0;
+        Value sum = sumIdentity<Value>();
         for (Offset slot = begin + lane; slot < end; slot += kScCsrLanes) {
           const Ordinal col = A.colIdx(slot);
           if (col == Sc::paddingColumn) break;  // the rest of this lane's row is padding too
-          sum += A.values(slot) * x(col);
+          accumulateProduct(sum, A.values(slot), x(col));
         }
         lanes(me, lane) = sum;
       });
       for (int width = kScCsrLanes / 2; width >= c; width /= 2) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width),
-                             [&](const int lane) { lanes(me, lane) += lanes(me, lane + width); });
+                             [&](const int lane) { lanes(me, lane) = unfusedSum(lanes(me, lane), lanes(me, lane + width)); });
       }
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, c), [&](const int r) {
         const std::int64_t sorted = range.firstRow + (m - range.firstMergedRow) * c + r;
@@ -92,6 +98,10 @@ struct Spmv<ExecSpace, ScCsrMatrix<Value, Ordinal, Offset, Device>> {
   static void apply(const ExecSpace& exec, const Sc& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "SC-CSR");
+    if (options.mode == Mode::Accurate) {
+      csrAccurateSpmv(exec, csrFromScCsr(exec, A), x, y, alpha, beta);
+      return;
+    }
     using Kernel = ScCsrRangeKernel<ExecSpace, Sc, XView, YView>;
     constexpr ScCsrShape shape = scCsrShape<ExecSpace>();
     const std::size_t scratch = Kernel::LaneSums::shmem_size(shape.teamSize, kScCsrLanes);

@@ -3,12 +3,16 @@
 // of a slice are consecutive, so at every step they read C consecutive slots: with C = 32 a
 // warp's loads of values and columns are each one coalesced transaction. Each thread sums its
 // row's entries in their CSR order, so the result does not depend on scheduling.
+//
+// Modes: that sum starts from -0.0 and rounds each product and sum (RoundedRowSum), the bits
+// of csr-scalar on every backend; Fast runs it too. Accurate: the expansion, then the exact accumulator where it cannot decide (row_sum.hpp).
+#include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <formats/sell/sell.hpp>
 
 namespace araios::Impl {
 
-template <class Sell, class XView, class YView>
+template <class Sell, class XView, class YView, class Acc>
 struct SellRowKernel {
   using Value = typename Sell::value_type;
   using Ordinal = typename Sell::ordinal_type;
@@ -24,16 +28,16 @@ struct SellRowKernel {
     const Offset first = A.slicePtr(s);
     const Offset width = (A.slicePtr(s + 1) - first) / C;
     Offset slot = first + static_cast<Offset>(p - s * A.sliceHeight);
-    Value sum = 0;
+    Acc acc;
     for (Offset t = 0; t < width; ++t, slot += C) {
       const Ordinal col = A.colIdx(slot);
       // A row's padding follows all its entries: the first padding slot ends the row. Stopping
       // (rather than multiplying the padding's 0 by x) keeps a NaN or Inf in x out of rows that
       // do not reference it, and saves the rest of the row's loads.
       if (col == Sell::paddingColumn) break;
-      sum += A.values(slot) * x(col);
+      acc.add(A.values(slot), x(col));
     }
-    storeRow(y, A.perm(p), sum, alpha, beta);
+    acc.store(y, A.perm(p), alpha, beta);
   }
 };
 
@@ -46,9 +50,12 @@ struct Spmv<ExecSpace, SellMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "SELL");
     // The empty rows that complete the last slice own no y entry: only real rows get a thread.
-    Kokkos::parallel_for("araios::spmv::sell",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                         SellRowKernel<Sell, XView, YView>{A, x, y, alpha, beta});
+    withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
+      using Acc = typename decltype(tag)::type;
+      Kokkos::parallel_for("araios::spmv::sell",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                           SellRowKernel<Sell, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+    });
   }
 };
 

@@ -4,6 +4,7 @@
 // portable Kokkos kernels (formats/<fmt>/<fmt>_spmv.hpp); a backend adds a more specialised
 // partial specialisation only where it measurably wins (backends/<backend>/).
 #include <araios/error.hpp>
+#include <araios/mode.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -23,6 +24,9 @@ enum class SpmvAlgorithm {
 
 struct SpmvOptions {
   SpmvAlgorithm algorithm = SpmvAlgorithm::Auto;
+  /// Fast, Deterministic (the default: the same bits on every backend) or Accurate
+  /// (correctly rounded). See araios/mode.hpp.
+  Mode mode = Mode::Deterministic;
   /// Run the portable Kokkos kernel even where a backend has a hand-tuned specialisation
   /// (backends/). The tests use it to check each specialisation against the portable kernel.
   bool portableOnly = false;
@@ -59,6 +63,59 @@ KOKKOS_INLINE_FUNCTION T fusedMultiplyAdd(T a, T b, T c) {
 #else
   return std::fma(a, b, c);
 #endif
+}
+
+/// a*b rounded on its own, never fused with a following addition into an FMA. nvcc contracts
+/// a*b + c into an FMA by default (and a host compiler does under -march=native unless
+/// -ffp-contract=off, which the araios CMake target imposes on every TU that uses it); the
+/// __dmul_rn/__fmul_rn intrinsics are documented never to be contracted, so the device rounds
+/// exactly as the host does.
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value unfusedProduct(Value a, Value b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<Value, double>) {
+    return __dmul_rn(a, b);
+  } else if constexpr (std::is_same_v<Value, float>) {
+    return __fmul_rn(a, b);
+  } else {
+    return a * b;
+  }
+#else
+  return a * b;
+#endif
+}
+
+/// a + b, rounded once; on a device through the intrinsics that are never contracted either.
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value unfusedSum(Value a, Value b) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<Value, double>) {
+    return __dadd_rn(a, b);
+  } else if constexpr (std::is_same_v<Value, float>) {
+    return __fadd_rn(a, b);
+  } else {
+    return a + b;
+  }
+#else
+  return a + b;
+#endif
+}
+
+/// acc = acc + a*b with the product and the sum each rounded: the step of every deterministic
+/// SpMV kernel. Spelled out so that no backend can fuse it.
+template <class Value>
+KOKKOS_INLINE_FUNCTION void accumulateProduct(Value& acc, Value a, Value b) {
+  acc = unfusedSum(acc, unfusedProduct(a, b));
+}
+
+/// What every deterministic accumulator starts from and every padding slot holds: -0.0, the
+/// exact identity of addition (-0 + v == v for every v, +0 and -0 included; +0 + -0 is +0).
+/// A sum seeded with it equals the sum of its terms alone, so where the lanes or blocks of a
+/// kernel split a row cannot show in the sign of a zero result. A row with no entries sums
+/// to -0.0.
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value sumIdentity() {
+  return -Value(0);
 }
 
 /// The one formula that applies alpha and beta: y_i = fma(alpha, sum, beta*y_i). When beta is

@@ -21,6 +21,7 @@
 // Results go either to a DeviceScalar (no synchronisation: what the solvers use) or, through
 // the convenience overloads, back to the host.
 #include <araios/error.hpp>
+#include <araios/mode.hpp>
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/exact_accumulator.hpp>
 #include <araios/primitives/fp.hpp>
@@ -32,16 +33,6 @@
 
 namespace araios {
 
-enum class ReductionMode { Fast, Deterministic, Accurate };
-
-inline const char* toString(ReductionMode mode) {
-  switch (mode) {
-    case ReductionMode::Fast: return "fast";
-    case ReductionMode::Deterministic: return "deterministic";
-    case ReductionMode::Accurate: return "accurate";
-  }
-  return "unknown";
-}
 
 /// Elements per chunk of the deterministic order. Part of the definition of the result (a
 /// different value changes the bits), so it is a constant, not a tuning knob. 1024 gives a

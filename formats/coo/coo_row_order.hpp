@@ -1,0 +1,57 @@
+#pragma once
+// Each row's entries of a COO structure, in a canonical order: what the deterministic and
+// accurate SpMV of COO, CSC and HYB's COO part need in place of atomics (a sorted segmented
+// reduction: entries grouped by row, each group summed in a fixed order).
+//
+// The canonical order of row i is its entries by increasing storage position. When the
+// format keeps row offsets (CooMatrix::rowPtr: the entries are sorted by row) the order is the
+// storage order itself; otherwise the entries are bucket-sorted by row on the call, with ties
+// broken by position (primitives/bucket_sort.hpp), which gives the same order.
+#include <araios/primitives/bucket_sort.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace araios::Impl {
+
+/// The secondary key of the row sort: the storage position itself, so that a row keeps its
+/// entries in storage order whatever order the atomic scatter left them in.
+struct StoragePosition {
+  template <class Index>
+  KOKKOS_INLINE_FUNCTION Index operator()(Index k) const {
+    return k;
+  }
+};
+
+template <class Offset, class Device>
+struct RowOrder {
+  Kokkos::View<Offset*, Device> ptr;   ///< numRows + 1: row i is positions ptr(i)..ptr(i+1)-1 of the order
+  Kokkos::View<Offset*, Device> perm;  ///< the entry at each position of the order (unused when `identity`)
+  bool identity = false;               ///< the order is the storage order
+  KOKKOS_INLINE_FUNCTION Offset entry(Offset q) const { return identity ? q : perm(q); }
+};
+
+/// The canonical row order of `numRows` rows whose entries have row indices `rowIdx`.
+/// `cachedPtr`, when it has numRows + 1 entries, are row offsets of row-sorted entries.
+template <class Offset, class ExecSpace, class RowIdxView, class PtrView>
+RowOrder<Offset, typename PtrView::device_type> rowOrder(const ExecSpace& exec, std::int64_t numRows,
+                                                         const RowIdxView& rowIdx, const PtrView& cachedPtr,
+                                                         const std::string& label) {
+  using Device = typename PtrView::device_type;
+  RowOrder<Offset, Device> order;
+  if (static_cast<std::int64_t>(cachedPtr.extent(0)) == numRows + 1) {
+    order.ptr = cachedPtr;
+    order.identity = true;
+    return order;
+  }
+  order.ptr = Kokkos::View<Offset*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::ptr"),
+                                            numRows + 1);
+  order.perm = Kokkos::View<Offset*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::perm"),
+                                             rowIdx.extent(0));
+  bucketSort(exec, numRows, rowIdx, StoragePosition{}, order.ptr, order.perm);
+  return order;
+}
+
+}  // namespace araios::Impl
