@@ -48,14 +48,15 @@ template <class ExecSpace, class Value>
 struct Spmv<ExecSpace, cli::PreparedOperator<ExecSpace, Value>> {
   template <class XView, class YView>
   static void apply(const ExecSpace&, const cli::PreparedOperator<ExecSpace, Value>& A, const XView& x,
-                    const YView& y, Value alpha, Value beta, const SpmvOptions&) {
+                    const YView& y, Value alpha, Value beta, const SpmvOptions& options) {
     using Vector = typename cli::PreparedSpmv<ExecSpace, Value>::Vector;
     // The registry's kernels take plain contiguous Views; the solvers' vectors (columns of the
     // GMRES basis included) are contiguous, so they are passed as unmanaged Views of the data.
     if (x.span() != x.extent(0) || y.span() != y.extent(0)) {
       throw UnsupportedError("solve: the SpMV operator needs contiguous vectors");
     }
-    A.kernel->run(Vector(const_cast<Value*>(x.data()), x.extent(0)), Vector(y.data(), y.extent(0)), alpha, beta);
+    A.kernel->runInMode(Vector(const_cast<Value*>(x.data()), x.extent(0)), Vector(y.data(), y.extent(0)), alpha,
+                        beta, options.mode);
   }
 };
 
@@ -80,12 +81,6 @@ struct SolveArgs {
   bool force = false;
   bool portable = false;
 };
-
-ReductionMode modeFromString(const std::string& mode) {
-  if (mode == "fast") return ReductionMode::Fast;
-  if (mode == "accurate") return ReductionMode::Accurate;
-  return ReductionMode::Deterministic;
-}
 
 /// The right-hand side: all ones, seeded uniform values in [-1, 1), or a Matrix Market file
 /// holding an n x 1 (or 1 x n) matrix, array or coordinate (missing entries are zero).
@@ -187,15 +182,15 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   options.maxIterations = args.maxIterations;
   options.restart = args.restart;
   options.reorthogonalize = args.reorthogonalize;
-  options.mode = modeFromString(args.mode);
+  options.mode = parseMode(args.mode);
+  options.spmv.mode = options.mode;  // the products follow the same mode as the reductions
   options.preconditioner = args.precond.empty()  ? Preconditioner::Default
                            : args.precond == "none" ? Preconditioner::None
                                                     : Preconditioner::Jacobi;
   const std::string kernelName =
       !args.format.empty() ? args.format : (options.mode == ReductionMode::Fast ? "csr-vector" : "csr-scalar");
-  // Until the SpMV has its own deterministic mode, only the CSR scalar kernel (one thread per
-  // row, a fixed order in the row) gives the same products on every CPU backend.
-  const bool spmvReproducible = kernelName == "csr-scalar";
+  // Every kernel's deterministic and accurate modes give the same products on every backend.
+  const bool spmvReproducible = options.mode != Mode::Fast;
 
   Kokkos::Timer timer;
   const Csr csr = csrFromHost<Csr>(host);
@@ -227,11 +222,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
                args.mode, args.tol, args.maxIterations);
     fmt::print("operator  {} on {} ({} threads), {}, {}-bit indices\n", kernelName, args.run.backend,
                ExecSpace().concurrency(), args.run.precision, 8 * sizeof(Offset));
-    if (!spmvReproducible && options.mode != ReductionMode::Fast) {
-      fmt::print("note      the {} kernel is not reproducible across backends yet: {} mode fixes the solver's own\n"
-                 "          reductions, the products may still differ in their last bits (csr-scalar is reproducible)\n",
-                 kernelName, args.mode);
-    }
     progress.emplace(args.progressEvery, measure);
     options.onProgress = [&progress](int k, double v) { (*progress)(k, v); };
   }
@@ -326,8 +316,8 @@ Command addSolveCommand(CLI::App& parent) {
                       " (default: csr-scalar, or csr-vector in fast mode)")
       ->check(CLI::IsMember(kernelNames()));
   app->add_option("--mode", args->mode,
-                  "reductions: fast (backend order), deterministic (the same bits on every backend), accurate "
-                  "(correctly rounded dot products and norms)")
+                  "SpMV and reductions: fast (atomics, backend order), deterministic (the same bits on every "
+                  "backend), accurate (correctly rounded products, dot products and norms)")
       ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
       ->capture_default_str();
   app->add_flag("--force", args->force,

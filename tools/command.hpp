@@ -17,6 +17,9 @@ struct Command {
 
 Command addInfoCommand(CLI::App& parent);
 Command addSpmvCommand(CLI::App& parent);
+Command addSolveCommand(CLI::App& parent);
+Command addPageRankCommand(CLI::App& parent);
+Command addReproCommand(CLI::App& parent);
 
 /// Options every command that runs kernels takes.
 struct RunOptions {

@@ -14,11 +14,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", ARAIOS_VERSION);
   app.require_subcommand(1);
   const std::vector<araios::cli::Command> commands = {araios::cli::addInfoCommand(app),
-                                                      araios::cli::addSpmvCommand(app)};
+                                                      araios::cli::addSpmvCommand(app),
+                                                      araios::cli::addSolveCommand(app),
+                                                      araios::cli::addPageRankCommand(app),
+                                                      araios::cli::addReproCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version end here too, with 0; any refused argument is bad input: 1.
+    return app.exit(e) == 0 ? 0 : 1;
   }
   try {
     for (const auto& command : commands) {

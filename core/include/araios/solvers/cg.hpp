@@ -25,14 +25,18 @@ namespace Impl {
 
 /// The device scalars of CG, by slot.
 struct CgSlots {
-  static constexpr int kRho = 0;     ///< r.z of the current residual
-  static constexpr int kPAp = 1;
-  static constexpr int kAlpha = 2;
-  static constexpr int kRhoNew = 3;
-  static constexpr int kBeta = 4;
-  static constexpr int kRnorm = 5;   ///< ||r||: read by the host with kFlag
-  static constexpr int kFlag = 6;    ///< 0 ok, 1 p.Ap <= 0, 2 p.Ap NaN or Inf
-  static constexpr int kCount = 7;
+  // An enum, not static constexpr members: View::operator() takes its index by reference,
+  // which would make nvcc look for the members' storage in device code.
+  enum : int {
+    kRho = 0,     ///< r.z of the current residual
+    kPAp = 1,
+    kAlpha = 2,
+    kRhoNew = 3,
+    kBeta = 4,
+    kRnorm = 5,   ///< ||r||: read by the host with kFlag
+    kFlag = 6,    ///< 0 ok, 1 p.Ap <= 0, 2 p.Ap NaN or Inf
+    kCount = 7,
+  };
 };
 
 constexpr int kMaxResidualReplacements = 5;

@@ -31,11 +31,15 @@ namespace Impl {
 
 /// Where each GMRES scalar lives in the device array.
 struct GmresSlots {
-  static constexpr int kBeta = 0;      ///< ||r0|| of the cycle
-  static constexpr int kEstimate = 1;  ///< |g_{k+1}|: read by the host with kFlag
-  static constexpr int kFlag = 2;      ///< 0 ok, 1 happy breakdown (h_{k+1,k} = 0), 2 singular, 3 NaN/Inf
-  static constexpr int kHNext = 3;     ///< ||w||, before it becomes h_{k+1,k}
-  static constexpr int kHeader = 4;
+  // An enum, not static constexpr members: View::operator() takes its index by reference,
+  // which would make nvcc look for the members' storage in device code.
+  enum : int {
+    kBeta = 0,      ///< ||r0|| of the cycle
+    kEstimate = 1,  ///< |g_{k+1}|: read by the host with kFlag
+    kFlag = 2,      ///< 0 ok, 1 happy breakdown (h_{k+1,k} = 0), 2 singular, 3 NaN/Inf
+    kHNext = 3,     ///< ||w||, before it becomes h_{k+1,k}
+    kHeader = 4,
+  };
   int m;
   KOKKOS_INLINE_FUNCTION int h(int i, int j) const { return kHeader + i + j * (m + 1); }
   KOKKOS_INLINE_FUNCTION int cs(int i) const { return kHeader + (m + 1) * m + i; }

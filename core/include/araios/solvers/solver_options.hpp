@@ -4,11 +4,9 @@
 // Reproducibility. `mode` selects the reductions (dot products and norms) the solver uses:
 // Deterministic (the default) and Accurate give the same iteration count and the same bits of
 // x on Serial, OpenMP at any thread count and CUDA, provided the SpMV is itself reproducible
-// across them. Today that holds for the CSR scalar kernel between CPU backends (one thread per
-// row, a fixed order within the row); across CPU and GPU it needs the SpMV's own deterministic
-// mode, which `spmv` will carry (SpmvOptions) once the reproducibility work adds it: the
-// solvers pass `spmv` to every araios::spmv call unchanged, so it plugs in without a change
-// here. Fast uses Kokkos' own reductions, whose order depends on the backend.
+// across them, which the SpMV's own mode (`spmv.mode`, Deterministic by default) guarantees
+// for every format (docs/reproducibility.md). The solvers pass `spmv` to every araios::spmv
+// call unchanged. Fast uses Kokkos' own reductions, whose order depends on the backend.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
 

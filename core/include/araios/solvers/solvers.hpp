@@ -11,6 +11,7 @@
 #include <araios/solvers/cg.hpp>
 #include <araios/solvers/gmres.hpp>
 #include <araios/solvers/jacobi.hpp>
+#include <araios/solvers/pagerank.hpp>
 
 #include <string>
 

@@ -1,0 +1,85 @@
+# The `araios pagerank` and `araios repro` commands end to end, on a small bundled graph:
+#   pagerank --check --json: converges, 100/100 against the host reference, the JSON fields;
+#   repro --json --save: a list of runs with backend, threads, format, mode and hash;
+#   repro --check: the file just saved matches; a file with one deterministic hash altered
+#   does not, and the command says so and exits 3.
+# Called with -DARAIOS=<the araios executable> -DDATA_DIR=<data/> -DWORK_DIR=<scratch folder>.
+cmake_minimum_required(VERSION 3.25)
+set(graph "${DATA_DIR}/USAir97.mtx.gz")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+function(run_araios out_var code_var)
+  execute_process(COMMAND "${ARAIOS}" ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
+  set(${out_var} "${out}" PARENT_SCOPE)
+  set(${code_var} "${code}" PARENT_SCOPE)
+  if(NOT code MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "araios ${ARGN} did not run: ${code}\n${err}")
+  endif()
+endfunction()
+
+# --- pagerank
+run_araios(out code pagerank "${graph}" --check --json --top 5)
+if(NOT code EQUAL 0)
+  message(FATAL_ERROR "pagerank exited with ${code}:\n${out}")
+endif()
+foreach(field iterations top100_matches max_rel_score_error hash)
+  string(JSON value ERROR_VARIABLE missing GET "${out}" ${field})
+  if(missing)
+    message(FATAL_ERROR "pagerank --json lacks '${field}':\n${out}")
+  endif()
+endforeach()
+string(JSON matches GET "${out}" top100_matches)
+string(JSON positions GET "${out}" top100_positions)
+if(NOT matches EQUAL 100 OR NOT positions EQUAL 100)
+  message(FATAL_ERROR "pagerank: top-100 matches ${matches}/${positions}; expected 100/100")
+endif()
+string(JSON top_count LENGTH "${out}" top)
+if(NOT top_count EQUAL 5)
+  message(FATAL_ERROR "pagerank --top 5 listed ${top_count} nodes")
+endif()
+
+# --- repro --json --save
+set(saved "${WORK_DIR}/usair97_hashes.json")
+run_araios(out code repro "${graph}" --runs 2 --json --save "${saved}")
+string(JSON runs LENGTH "${out}")
+if(runs LESS 3)
+  message(FATAL_ERROR "repro --json printed ${runs} runs:\n${out}")
+endif()
+string(JSON first GET "${out}" 0)
+foreach(field backend threads format mode hash)
+  string(JSON value ERROR_VARIABLE missing GET "${first}" ${field})
+  if(missing)
+    message(FATAL_ERROR "repro --json: a run lacks '${field}': ${first}")
+  endif()
+endforeach()
+
+# --- repro --check against the file just saved: the CSR scalar kernel (one thread per row,
+# reproducible on every CPU backend) matches. (Kernels that still differ between thread counts
+# are reported as mismatches by design: a saved file holds every backend's hash.)
+run_araios(out code repro "${graph}" --runs 2 --check "${saved}")
+if(NOT out MATCHES "([0-9]+) of ([0-9]+) kernel-mode pairs match the saved hashes")
+  message(FATAL_ERROR "repro --check printed no summary:\n${out}")
+endif()
+if(out MATCHES "csr-scalar +deterministic +MISMATCH")
+  message(FATAL_ERROR "repro --check against its own file: csr-scalar does not match:\n${out}")
+endif()
+
+# --- a saved file with the first deterministic hash altered: a mismatch, exit 3.
+file(READ "${saved}" text)
+string(JSON count LENGTH "${text}" runs)
+math(EXPR last "${count} - 1")
+foreach(i RANGE ${last})
+  string(JSON mode GET "${text}" runs ${i} mode)
+  string(JSON hash ERROR_VARIABLE nohash GET "${text}" runs ${i} hash)
+  if(mode STREQUAL "deterministic" AND NOT nohash AND NOT hash STREQUAL "")
+    string(JSON text SET "${text}" runs ${i} hash "\"0123456789abcdef\"")
+    break()
+  endif()
+endforeach()
+set(altered "${WORK_DIR}/usair97_altered.json")
+file(WRITE "${altered}" "${text}")
+run_araios(out code repro "${graph}" --runs 2 --check "${altered}")
+if(NOT code EQUAL 3 OR NOT out MATCHES "MISMATCH")
+  message(FATAL_ERROR "repro --check with an altered hash exited with ${code}; expected 3 and a MISMATCH line:\n${out}")
+endif()
+message(STATUS "araios pagerank and repro behave")
