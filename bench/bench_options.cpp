@@ -42,6 +42,10 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
       ->delimiter(',')
       ->check(CLI::IsMember({"double", "float"}))
       ->capture_default_str();
+  app.add_option("--modes", o.modes, "modes of the Araios kernels, comma-separated (baselines run once, as 'fast')")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
+      ->capture_default_str();
   app.add_option("--reps", o.reps, "timed products per kernel (the median is reported); at least 20")
       ->check(CLI::Range(kMinReps, 1000000))
       ->capture_default_str();

@@ -19,6 +19,8 @@ struct BenchOptions {
   std::string suite = "full";                 ///< "quick" or "full"
   std::vector<std::string> backends;          ///< Kokkos backends, in order
   std::vector<std::string> precisions = {"double", "float"};
+  /// Reproducibility modes of the Araios kernels (araios/mode.hpp); the baselines have one.
+  std::vector<std::string> modes = {"fast", "deterministic", "accurate"};
   int reps = kMinReps;
   std::string matricesDir;                    ///< real matrices; "none" skips them
   std::string out;                            ///< PREFIX: writes PREFIX.jsonl and PREFIX.csv

@@ -1,8 +1,9 @@
 #pragma once
 // The kernels measured on one backend: every Araios kernel of the format registry
 // (tools/format_registry.hpp: new formats appear here without any change), then the baselines
-// of that backend: cuSPARSE's four algorithms on CUDA, the plain OpenMP CSR loop on OpenMP.
-// --kernels filters all of them.
+// of that backend: cuSPARSE's four algorithms on CUDA, the plain OpenMP CSR loop and (when the
+// build found Kokkos Kernels) KokkosSparse::spmv on OpenMP.
+// --kernels filters all of them; each Araios kernel is planned once per mode of --modes.
 #include "bench_options.hpp"
 
 #include <string>
@@ -13,11 +14,14 @@ namespace araios::bench {
 struct PlannedKernel {
   std::string name;
   std::string format;
-  std::string library;  ///< araios, cusparse, openmp-loop
+  std::string library;  ///< araios, cusparse, openmp-loop, kokkos-kernels
+  std::string mode = "fast";  ///< the Araios kernels run in each mode of --modes
 };
 
 /// Name of the OpenMP CSR loop baseline.
 inline const char* kOpenMpLoopKernel = "openmp-csr-loop";
+/// Name of the Kokkos Kernels baseline (KokkosSparse::spmv, kokkos_kernels_spmv.hpp).
+inline const char* kKokkosKernelsSpmvKernel = "kokkos-kernels-spmv";
 
 std::vector<PlannedKernel> kernelPlan(const std::string& backend, const BenchOptions& options);
 

@@ -13,6 +13,7 @@
 // from cache many times.
 #include "bench_options.hpp"
 #include "generators/rng.hpp"
+#include "kokkos_kernels_spmv.hpp"
 #include "openmp_csr_loop.hpp"
 #include "run_matrix.hpp"
 #include "timing.hpp"
@@ -127,7 +128,8 @@ void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k,
   row.storedSlots = p.storedSlots;
   if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(p.storedSlots) / static_cast<double>(w.host.nnz());
   const Value alpha = w.alpha, beta = w.beta;
-  w.measure(row, p.bytes, [&] { p.run(w.x, w.y, alpha, beta); });
+  const Mode mode = parseMode(k.mode);
+  w.measure(row, p.bytes, [&] { p.runInMode(w.x, w.y, alpha, beta, mode); });
 }
 
 template <class ExecSpace, class Value>
@@ -154,6 +156,27 @@ void measureOpenMpLoop(const Workspace<ExecSpace, Value>& w, ResultRow& row) {
   throw UnsupportedError("the OpenMP CSR loop runs on host backends of builds with OpenMP only");
 }
 
+template <class ExecSpace, class Value>
+void measureKokkosKernels(const Workspace<ExecSpace, Value>& w, ResultRow& row) {
+#if defined(ARAIOS_BENCH_HAVE_KOKKOS_KERNELS) && defined(KOKKOS_ENABLE_OPENMP)
+  // Only OpenMP: the ETI of scripts/setup.sh --kokkos-kernels covers no other execution space,
+  // and a baseline compiled here on the fly would not be the library as its users get it.
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
+    const KokkosKernelsSpmv<Value, typename ExecSpace::device_type> spmv(w.csr);
+    row.convertSeconds = spmv.convertSeconds();
+    row.footprintBytes = w.csr.bytes();
+    row.storedSlots = w.host.nnz();
+    row.paddingRatio = 1.0;
+    const Value alpha = w.alpha, beta = w.beta;
+    w.measure(row, w.csr.bytes(), [&] { spmv.run(w.x, w.y, alpha, beta); });
+    return;
+  }
+#endif
+  (void)w;
+  (void)row;
+  throw UnsupportedError("Kokkos Kernels' spmv runs on the openmp backend of builds that found Kokkos Kernels only");
+}
+
 #ifdef KOKKOS_ENABLE_CUDA
 template <class Value>
 void measureCusparse(const Workspace<Kokkos::Cuda, Value>& w, const cuda::CusparseHandle& handle,
@@ -173,15 +196,20 @@ void measureCusparse(const Workspace<Kokkos::Cuda, Value>& w, const cuda::Cuspar
 }
 #endif
 
+/// "kernel" for the baselines, "kernel/mode" for the Araios kernels.
+inline std::string kernelLabel(const ResultRow& row) {
+  return row.library == "araios" ? row.kernel + "/" + row.mode : row.kernel;
+}
+
 /// One line per measurement on stdout: the numbers a person watching the run wants.
 inline void echo(const ResultRow& row) {
   if (!row.refused.empty()) {
-    fmt::print("  {:<24} {:<20} {:<6} refused: {}\n", row.matrix, row.kernel, row.precision, row.refused.substr(0, 160));
+    fmt::print("  {:<24} {:<26} {:<6} refused: {}\n", row.matrix, kernelLabel(row), row.precision, row.refused.substr(0, 160));
   } else if (!row.error.empty()) {
-    fmt::print("  {:<24} {:<20} {:<6} ERROR: {}\n", row.matrix, row.kernel, row.precision, row.error);
+    fmt::print("  {:<24} {:<26} {:<6} ERROR: {}\n", row.matrix, kernelLabel(row), row.precision, row.error);
   } else if (row.timeSeconds) {
-    fmt::print("  {:<24} {:<20} {:<6} {:>10.2f} us {:>8.2f} GFLOP/s {:>8.2f} GB/s {:>5.2f} of copy  err {:.1e} {}\n",
-               row.matrix, row.kernel, row.precision, *row.timeSeconds * 1e6, row.gflops.value_or(0),
+    fmt::print("  {:<24} {:<26} {:<6} {:>10.2f} us {:>8.2f} GFLOP/s {:>8.2f} GB/s {:>5.2f} of copy  err {:.1e} {}\n",
+               row.matrix, kernelLabel(row), row.precision, *row.timeSeconds * 1e6, row.gflops.value_or(0),
                row.gbps.value_or(0), row.fractionOfCopy.value_or(0), row.maxRelError.value_or(0),
                row.withinErrorBound.value_or(false) ? "ok" : "OUTSIDE BOUND");
   }
@@ -208,7 +236,6 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
   base.device = backend.device;
   if (backend.threads > 0) base.threads = backend.threads;
   base.precision = typeName<Value>();
-  base.mode = "fast";  // deterministic and accurate modes do not exist yet
   base.alpha = o.alpha;
   base.beta = o.beta;
   base.reps = o.reps;
@@ -222,6 +249,7 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
     row.kernel = k.name;
     row.format = k.format;
     row.library = k.library;
+    row.mode = k.mode;
     return row;
   };
 
@@ -251,13 +279,15 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
   std::unique_ptr<cuda::CusparseHandle> cusparse;
 #endif
   for (const auto& k : backend.plan) {
-    ctx.progress.begin(matrix.source.name, k.name, base.precision, weight);
+    ctx.progress.begin(matrix.source.name, k.name + " " + k.mode, base.precision, weight);
     ResultRow row = rowFor(k);
     try {
       if (k.library == "araios") {
         detail::measureAraios(w, k, row);
       } else if (k.library == "openmp-loop") {
         detail::measureOpenMpLoop(w, row);
+      } else if (k.library == "kokkos-kernels") {
+        detail::measureKokkosKernels(w, row);
       } else if (k.library == "cusparse") {
 #ifdef KOKKOS_ENABLE_CUDA
         if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {

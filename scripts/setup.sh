@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what Araios needs on Debian bookworm, as root, and is safe to run again:
 #   1. Debian packages (compiler tools, Boost.Test, CLI11, fmt, nlohmann-json, zlib, MPFR);
-#   2. Kokkos 3.4.1, built from Debian's trilinos 13.2.0 source package into .deps/kokkos-<backend>.
+#   2. Kokkos 3.4.1, built from Debian's trilinos 13.2.0 source package into .deps/kokkos-<backend>;
+#   3. with --kokkos-kernels only: Kokkos Kernels 3.4.1 from the same tarball, the CPU baseline of
+#      araios-bench, into .deps/kokkos-kernels-openmp. Araios itself never needs it.
 #
-# Usage: scripts/setup.sh [--backend openmp|cuda|all] [--no-apt]
-#   --backend  which Kokkos builds to make (default: openmp). cuda needs nvcc on the PATH, not a GPU.
-#   --no-apt   skip the Debian package step (for machines where the packages are already there).
+# Usage: scripts/setup.sh [--backend openmp|cuda|all] [--kokkos-kernels] [--no-apt]
+#   --backend         which Kokkos builds to make (default: openmp). cuda needs nvcc, not a GPU.
+#   --kokkos-kernels  also build Kokkos Kernels (OpenMP, trimmed ETI) against .deps/kokkos-openmp
+#                     (about 10 minutes on two cores).
+#   --no-apt          skip the Debian package step (for machines where the packages are there).
 #
 # Debian's own libtrilinos-kokkos-dev is not used: it is Serial-only and its exported
 # Kokkos::kokkos target points at a directory that does not exist.
@@ -15,14 +19,17 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="$repo/.deps"
 backends=openmp
 use_apt=1
+kokkos_kernels=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --backend) backends="${2:?--backend needs openmp, cuda or all}"; shift 2 ;;
     --backend=*) backends="${1#--backend=}"; shift ;;
     --no-apt) use_apt=0; shift ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "setup.sh: unknown argument '$1' (expected --backend openmp|cuda|all, --no-apt)" >&2; exit 2 ;;
+    --kokkos-kernels) kokkos_kernels=1; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$1' (expected --backend openmp|cuda|all, --kokkos-kernels, --no-apt)" >&2
+       exit 2 ;;
   esac
 done
 case "$backends" in
@@ -98,29 +105,41 @@ fetch_tarball() {
     die "apt-get source --download-only trilinos=13.2.0-4 failed"
 }
 
+# The verified tarball, downloaded when missing or not the expected one.
+ensure_tarball() {
+  if tarball_ok; then
+    say "trilinos source tarball already downloaded and verified"
+    return
+  fi
+  rm -f "$src_dir/$tarball_name"
+  fetch_tarball
+  [ -f "$src_dir/$tarball_name" ] || die "apt-get source did not produce $tarball_name"
+  local actual_size
+  actual_size=$(stat -c %s "$src_dir/$tarball_name")
+  [ "$actual_size" = "$tarball_size" ] ||
+    die "$tarball_name is $actual_size bytes, expected $tarball_size"
+  tarball_ok || die "$tarball_name does not have the expected sha256 $tarball_sha256"
+  say "verified $tarball_name: $tarball_size bytes, sha256 $tarball_sha256"
+}
+
+# extract_package <packages/...> <dest>: one package of the tarball, its top folders stripped.
+extract_package() {
+  local package=$1 dest=$2 top
+  rm -rf "$dest"; mkdir -p "$dest"
+  top=$( (tar -tzf "$src_dir/$tarball_name" || true) | head -n 1 | cut -d/ -f1)
+  tar -xzf "$src_dir/$tarball_name" -C "$dest" --strip-components=3 "$top/$package"
+  [ -f "$dest/CMakeLists.txt" ] || die "$package was not found in $tarball_name"
+}
+
 patch_file="$repo/cmake/patches/kokkos-3.4.1-cuda13-hopper.patch"
 patch_sum=$(sha256sum "$patch_file" | cut -c1-16)
 # The stamp records which patch the tree carries, so a changed patch gets a fresh tree.
 if [ -f "$kokkos_src/.extracted" ] && [ "$(cat "$kokkos_src/.extracted")" = "$patch_sum" ]; then
   say "Kokkos source already extracted and patched in .deps/kokkos-3.4.1-src"
 else
-  if tarball_ok; then
-    say "trilinos source tarball already downloaded and verified"
-  else
-    rm -f "$src_dir/$tarball_name"
-    fetch_tarball
-    [ -f "$src_dir/$tarball_name" ] || die "apt-get source did not produce $tarball_name"
-    actual_size=$(stat -c %s "$src_dir/$tarball_name")
-    [ "$actual_size" = "$tarball_size" ] ||
-      die "$tarball_name is $actual_size bytes, expected $tarball_size"
-    tarball_ok || die "$tarball_name does not have the expected sha256 $tarball_sha256"
-    say "verified $tarball_name: $tarball_size bytes, sha256 $tarball_sha256"
-  fi
+  ensure_tarball
   say "extracting packages/kokkos (the whole archive has to be gunzipped: about 15 s)"
-  rm -rf "$kokkos_src"; mkdir -p "$kokkos_src"
-  top=$( (tar -tzf "$src_dir/$tarball_name" || true) | head -n 1 | cut -d/ -f1)
-  tar -xzf "$src_dir/$tarball_name" -C "$kokkos_src" --strip-components=3 "$top/packages/kokkos"
-  [ -f "$kokkos_src/CMakeLists.txt" ] || die "packages/kokkos was not found in $tarball_name"
+  extract_package packages/kokkos "$kokkos_src"
   # The patch makes Kokkos 3.4.1 build with CUDA 13 and know Hopper; it does not change the
   # OpenMP build, so one patched source tree serves every backend.
   patch -d "$kokkos_src" -p1 --forward --quiet < "$patch_file" ||
@@ -160,4 +179,57 @@ build_kokkos() {
 }
 
 for b in $backends; do build_kokkos "$b"; done
+
+# --- 4. Kokkos Kernels 3.4.1 (opt-in): the CPU baseline of araios-bench ------------------------
+# Only what the benchmark calls is instantiated ahead of time: KokkosSparse on <OpenMP, HostSpace>,
+# double and float, int ordinals and offsets, LayoutLeft. The default ETI (every component,
+# Serial too, size_t offsets) takes 18 minutes on two cores; this takes about 10. Types outside
+# the list still work, instantiated where they are called. No TPLs: the baseline is Kokkos
+# Kernels' own kernel, not a vendor BLAS behind it.
+build_kokkos_kernels() {
+  local src="$deps/kokkos-kernels-3.4.1-src" prefix="$deps/kokkos-kernels-openmp"
+  local build="$deps/build-kokkos-kernels-openmp"
+  local args=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix"
+              -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_STANDARD=17 -DBUILD_SHARED_LIBS=OFF
+              -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DKokkos_ROOT="$deps/kokkos-openmp"
+              -DKokkosKernels_ENABLED_COMPONENTS=SPARSE
+              -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF
+              -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=OFF
+              -DKokkosKernels_INST_MEMSPACE_HOSTSPACE=ON
+              -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=ON
+              -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF
+              -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF
+              -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF
+              -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF
+              -DKokkosKernels_ENABLE_TPL_BLAS=OFF -DKokkosKernels_ENABLE_TPL_LAPACK=OFF)
+  # The stamp names the Kokkos it was built against and the options, so changing either rebuilds.
+  local sum
+  sum=$(printf '%s\n' "$patch_sum" "${args[@]}" | sha256sum | cut -c1-16)
+  local stamp="$prefix/.araios-installed"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ]; then
+    say "Kokkos Kernels (openmp) already installed in .deps/kokkos-kernels-openmp"
+    return
+  fi
+  if [ ! -f "$src/.extracted" ]; then
+    ensure_tarball
+    say "extracting packages/kokkos-kernels"
+    extract_package packages/kokkos-kernels "$src"
+    touch "$src/.extracted"
+  fi
+  say "building Kokkos Kernels (openmp, trimmed ETI) with $jobs jobs (about 10 minutes on 2 cores)"
+  rm -rf "$build" "$prefix"
+  cmake -S "$src" -B "$build" "${args[@]}" > "$deps/kokkos-kernels-openmp-configure.log" 2>&1 ||
+    die "configuring Kokkos Kernels failed; see .deps/kokkos-kernels-openmp-configure.log"
+  cmake --build "$build" -j "$jobs" > "$deps/kokkos-kernels-openmp-build.log" 2>&1 ||
+    die "building Kokkos Kernels failed; see .deps/kokkos-kernels-openmp-build.log"
+  cmake --install "$build" > /dev/null
+  echo "$sum" > "$stamp"
+  rm -rf "$build"
+  say "Kokkos Kernels (openmp) installed in .deps/kokkos-kernels-openmp"
+}
+
+if [ "$kokkos_kernels" = 1 ]; then
+  case " $backends " in *" openmp "*) ;; *) build_kokkos openmp ;; esac
+  build_kokkos_kernels
+fi
 say "done"
