@@ -1,4 +1,4 @@
-// araios-bench: the benchmark program (issue 6). Runs every Araios SpMV kernel of the format
+// araios-bench: the benchmark program. Runs every Araios SpMV kernel of the format
 // registry and the baselines (cuSPARSE on the GPU, an OpenMP CSR loop on the CPU) over the real
 // matrices and the generated suite, in one run, beside the copy bandwidth measured at its start.
 // Writes one row per measurement to PREFIX.jsonl and PREFIX.csv; progress goes to stderr, a line

@@ -9,7 +9,7 @@
 
 namespace araios::bench {
 
-/// Timed products per kernel: the floor for any reported number.
+/// Timed products per kernel: the floor for any reported number.
 constexpr int kMinReps = 20;
 /// Untimed products before the timed ones: the first loads the kernel and touches the pages,
 /// the next two settle clocks and caches.

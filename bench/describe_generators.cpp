@@ -84,7 +84,7 @@ void describeGenerators(const BenchOptions& options) {
              "machine that printed this table (one core).\n\n",
              options.seed);
   fmt::print("Targets: BRCP paper, Table 2 for cant to cage14 (cant's \"7/33\" read as mean 33, std 7: nnz/rows is "
-             "32.6); the issue's sizes for the PageRank graphs (no row statistics given), the stencils, uniform "
+             "32.6); the benchmark plan's sizes for the PageRank graphs (no row statistics given), the stencils, uniform "
              "random and R-MAT. Matrices named `-divN` are the quick suite's: 1/N of the rows and nnz, same row "
              "statistics. Model parameters no source fixes (grid dimension, dofs per node, exponents, locality) are "
              "assumptions, listed per matrix.\n");

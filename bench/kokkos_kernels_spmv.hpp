@@ -1,5 +1,5 @@
 #pragma once
-// Kokkos Kernels 3.4.1's KokkosSparse::spmv, the CPU baseline of issue 6, on the openmp backend.
+// Kokkos Kernels 3.4.1's KokkosSparse::spmv, the CPU baseline of araios-bench, on the openmp backend.
 // Built only when CMake found Kokkos Kernels (scripts/setup.sh --kokkos-kernels installs it into
 // .deps/kokkos-kernels-openmp, with its ETI trimmed to <OpenMP, HostSpace>, double and float,
 // int ordinals and offsets): then ARAIOS_BENCH_HAVE_KOKKOS_KERNELS is defined. Araios itself

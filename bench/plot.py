@@ -5,7 +5,7 @@
 
 Reads the rows araios-bench wrote (JSON lines or CSV, same columns), writes PNGs into --out,
 and prints the summary (device, date, commit, geomean speedups, best kernel per matrix class,
-the issue's targets met or missed) as Markdown on stdout, for the README.
+the targets met or missed) as Markdown on stdout, for the README.
 
 Only Python's standard library and matplotlib (Agg backend: no display needed). On this
 machine use Debian's interpreter, /usr/bin/python3, which has python3-matplotlib.
@@ -31,7 +31,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 KERNEL_LIBRARIES = ("araios", "cusparse", "openmp-loop", "kokkos-kernels")
 BASELINES = ("cusparse", "openmp-loop", "kokkos-kernels")
-# The issue's targets (issue 6, "Targets").
+# The benchmark's targets (bench/NOTES.md).
 TARGET_SPEEDUP_OVER_CUSPARSE = 1.3
 TARGET_FRACTION = {"stencil": 0.85, "fem-like": 0.85, "power-law": 0.6}
 TARGET_DETERMINISTIC_OVER_FAST = 0.9
@@ -302,14 +302,14 @@ def plot_modes(group, out):
 # ----------------------------------------------------------------------------- summary
 
 def deterministic_ratios(group):
-    """matrix -> (deterministic row, best fast row, speed ratio). With a mode column holding
-    'deterministic', the best deterministic kernel; until then the 'brcp' kernel, which the
-    registry describes as deterministic, against the best of all other Araios kernels."""
+    """matrix -> (deterministic BRCP row, best fast Araios row, speed ratio). Without a mode
+    column (older results), the 'brcp' kernel against the best of the other Araios kernels."""
     out = {}
     has_mode = any((r.get("mode") or "fast") == "deterministic" for rows in group.by_matrix.values() for r in rows)
     for m in group.matrices():
         if has_mode:
-            d, f = group.best(m, ("araios",), "deterministic"), group.best(m, ("araios",), "fast")
+            d = group.best(m, ("araios",), "deterministic", kernels={"brcp"})
+            f = group.best(m, ("araios",), "fast")
         else:
             d = group.best(m, ("araios",), kernels={"brcp"})
             others = {r["kernel"] for r in group.by_matrix[m] if r["library"] == "araios"} - {"brcp"}
@@ -317,6 +317,21 @@ def deterministic_ratios(group):
         if d and f:
             out[m] = (d, f, f["time_s"] / d["time_s"])
     return out, has_mode
+
+
+def mode_ratios(group, min_bytes):
+    """kernel -> {mode: [time(mode) / time(fast) per matrix]}: what each mode costs each kernel,
+    on the matrices whose fast run moves at least min_bytes."""
+    out = defaultdict(lambda: defaultdict(list))
+    for m, rows in group.by_matrix.items():
+        fast = {r["kernel"]: r for r in rows if r["library"] == "araios" and (r.get("mode") or "fast") == "fast"}
+        for r in rows:
+            mode = r.get("mode") or "fast"
+            f = fast.get(r["kernel"])
+            if r["library"] != "araios" or mode == "fast" or not f or (f.get("bytes") or 0) < min_bytes:
+                continue
+            out[r["kernel"]][mode].append(r["time_s"] / f["time_s"])
+    return out
 
 
 def summary(rows, groups, paths, min_bytes):
@@ -400,6 +415,15 @@ def summary(rows, groups, paths, min_bytes):
                 met = sum(1 for b in bests if (b.get("fraction_of_copy") or 0) >= TARGET_FRACTION[cls])
                 targets.append((f"fp64 {cls} ≥ {TARGET_FRACTION[cls]} of copy ({g.backend}; "
                                 f"{met} of {len(bests)} matrices{size_note} meet it)", fmt(fr), fr is not None and fr >= TARGET_FRACTION[cls]))
+        ratios = mode_ratios(g, min_bytes)
+        if ratios:
+            lines.append("| kernel | deterministic / fast (geomean time) | accurate / fast | matrices |")
+            lines.append("|---|--:|--:|--:|")
+            for kernel in sorted(ratios):
+                det_r, acc_r = ratios[kernel].get("deterministic", []), ratios[kernel].get("accurate", [])
+                lines.append(f"| {kernel} | {fmt(geomean(det_r)) if det_r else '—'} | "
+                             f"{fmt(geomean(acc_r)) if acc_r else '—'} | {max(len(det_r), len(acc_r))} |")
+            lines.append("")
         det, has_mode = deterministic_ratios(g)
         if det:
             gm = geomean([v[2] for v in det.values()])
@@ -411,7 +435,7 @@ def summary(rows, groups, paths, min_bytes):
     if not any(g.backend != "cuda" and speedups(g, ("kokkos-kernels",)) for g in groups.values()):
         targets.append(("CPU best ≥ 1.2x Kokkos Kernels", "not measured (no kokkos-kernels rows: "
                         "scripts/setup.sh --kokkos-kernels, then reconfigure the openmp preset)", None))
-    lines.append("\n### Targets (issue 6)\n")
+    lines.append("\n### Targets\n")
     lines.append("| target | measured | met |")
     lines.append("|---|--:|---|")
     for name, value, met in targets:

@@ -5,12 +5,12 @@
 // produced.
 //
 // Targets:
-//   - BRCP Table 2 (the issue quotes it): rows, nnz, min/max row length, mean/std. cant's table
+//   - BRCP Table 2 : rows, nnz, min/max row length, mean/std. cant's table
 //     entry reads "7/33" for mean/std; nnz/rows = 32.6, so the two are swapped and the target
 //     is std 7.
-//   - PageRank graphs: vertex and edge counts as the issue rounds them (only eu-2005's vertex
+//   - PageRank graphs: vertex and edge counts as the benchmark plan rounds them (only eu-2005's vertex
 //     count is exact); no row-length targets.
-//   - Stencils, uniform random, R-MAT: sizes from the issue; their statistics follow from the
+//   - Stencils, uniform random, R-MAT: sizes from the benchmark plan; their statistics follow from the
 //     construction.
 // Model parameters that no source fixes (grid dimension and dofs per node of the FEM-like
 // entries, power-law exponents, web-graph locality) are assumptions, stated per entry.
@@ -137,7 +137,7 @@ inline CatalogEntry graphEntry(const char* name, std::int64_t nodes, std::int64_
   e.name = scaledName(name, divisor);
   e.family = "chung-lu";
   e.matrixClass = "power-law";
-  e.targetSource = std::string("issue 6 (PageRank graph sizes)") + (divisor == 1 ? "" : ", / " + std::to_string(divisor));
+  e.targetSource = std::string("benchmark plan (PageRank graph sizes)") + (divisor == 1 ? "" : ", / " + std::to_string(divisor));
   char model[200];
   std::snprintf(model, sizeof model, "Chung-Lu edges, gamma %.1f, %s (%s)", p.gamma, localityText(p).c_str(),
                 why.c_str());
@@ -156,7 +156,7 @@ inline CatalogEntry laplacianEntry(std::int64_t n) {
   e.name = "laplacian2d-" + std::to_string(n);
   e.family = "stencil";
   e.matrixClass = "stencil";
-  e.targetSource = "issue 6 (2D 5-point Laplacian, 2048^2 grid)";
+  e.targetSource = "benchmark plan (2D 5-point Laplacian, 2048^2 grid)";
   e.model = "5-point stencil on a " + std::to_string(n) + "^2 grid, Dirichlet boundary";
   e.target.rows = n * n;
   e.target.nnz = known(static_cast<double>(5 * n * n - 4 * n));
@@ -173,7 +173,7 @@ inline CatalogEntry stencil27Entry(std::int64_t n) {
   e.name = "stencil27-" + std::to_string(n);
   e.family = "stencil";
   e.matrixClass = "stencil";
-  e.targetSource = "issue 6 (3D 27-point stencil, 128^3 grid)";
+  e.targetSource = "benchmark plan (3D 27-point stencil, 128^3 grid)";
   e.model = "27-point stencil on a " + std::to_string(n) + "^3 grid, Dirichlet boundary";
   const std::int64_t m = 3 * n - 2;
   e.target.rows = n * n * n;
@@ -192,7 +192,7 @@ inline CatalogEntry uniformEntry(int log2Rows, std::int64_t perRow) {
   e.name = "uniform-2^" + std::to_string(log2Rows) + "x" + std::to_string(perRow);
   e.family = "random-uniform";
   e.matrixClass = "random";
-  e.targetSource = "issue 6 (uniform random, 4.2 M rows, 10 per row)";
+  e.targetSource = "benchmark plan (uniform random, 4.2 M rows, 10 per row)";
   e.model = std::to_string(perRow) + " distinct uniform columns per row, square";
   e.target.rows = rows;
   e.target.nnz = known(static_cast<double>(rows * perRow));
@@ -210,7 +210,7 @@ inline CatalogEntry rmatEntry(int scale, std::int64_t edgeFactor) {
   e.name = "rmat-s" + std::to_string(scale) + "-ef" + std::to_string(edgeFactor);
   e.family = "rmat";
   e.matrixClass = "power-law";
-  e.targetSource = "issue 6 (R-MAT, scale 21, edge factor 16)";
+  e.targetSource = "benchmark plan (R-MAT, scale 21, edge factor 16)";
   e.model = "R-MAT a,b,c,d = 0.57,0.19,0.19,0.05, per-level noise 0.1, labels permuted; " +
             std::to_string(edgeFactor << scale) + " edges drawn, repeats removed";
   e.target.rows = std::int64_t{1} << scale;
@@ -219,7 +219,7 @@ inline CatalogEntry rmatEntry(int scale, std::int64_t edgeFactor) {
   return e;
 }
 
-// BRCP Table 2, as the issue quotes it (mean and std rounded; cant's std from its "7/33").
+// BRCP Table 2 (mean and std rounded; cant's std from its "7/33").
 inline const TableRow kCant{"cant", 62451, 2034917, 1, 40, 33, 7};
 inline const TableRow kConsph{"consph", 83334, 3046907, 1, 66, 37, 11};
 inline const TableRow kRma10{"rma10", 46835, 2374001, 4, 145, 51, 28};
@@ -245,7 +245,7 @@ inline const PowerLawParameters kGene{3.0, 0.0, 0};
 
 }  // namespace detail
 
-/// The full suite's generated matrices, at the issue's scale.
+/// The full suite's generated matrices, at the scale of the sources.
 inline std::vector<CatalogEntry> fullCatalog() {
   using namespace detail;
   return {

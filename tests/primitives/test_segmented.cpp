@@ -73,7 +73,7 @@ std::vector<Segmentation> segmentations() {
   std::mt19937_64 rng(20240611);
   std::vector<Segmentation> all;
   {
-    // The lengths the issue names, in random order, among random short ones.
+    // The lengths the BRCP paper names, in random order, among random short ones.
     const std::int64_t special[] = {0, 1, 2, 31, 32, 33, 1000};
     Segmentation s{"mixed", {}};
     std::int64_t n = 0;

@@ -297,24 +297,14 @@ BOOST_AUTO_TEST_CASE(every_format_serves_as_the_spmv) {
 
 namespace {
 
-/// The graphs of the cross-backend check, read on their own so that the child processes do not
-/// read the whole collection: the paper-scale power-law graph, a weighted one, one with many
-/// exact ties, a rectangular one and two meshes.
-const char* const kReproGraphs[] = {"NotreDame_www", "USAir97", "Erdos971", "lsc_F_2", "Franz6_id1959_aug", "ct2010"};
-
-/// "name iterations hash" of every graph of kReproGraphs, on Exec.
+/// "name iterations hash" of every real graph (../shared/matrices), on Exec: the same
+/// iteration count and bits are required on every backend and thread count.
 template <class Exec>
 std::vector<std::string> fingerprints() {
   std::vector<std::string> lines;
-  for (const char* name : kReproGraphs) {
-    static std::map<std::string, io::HostMatrix> cache;
-    auto it = cache.find(name);
-    if (it == cache.end()) {
-      it = cache.emplace(name, io::readMatrixMarket((test::matricesDir() / (std::string(name) + ".mtx.gz")).string()))
-               .first;
-    }
-    const Ranked r = rankWithCsr<Exec>(it->second, PageRankOptions{});
-    lines.push_back(std::string(name) + " " + std::to_string(r.result.iterations) + " " + r.hash);
+  for (const auto& m : test::realMatrices()) {
+    const Ranked r = rankWithCsr<Exec>(m.matrix, PageRankOptions{});
+    lines.push_back(m.name + " " + std::to_string(r.result.iterations) + " " + r.hash);
   }
   return lines;
 }
