@@ -7,6 +7,7 @@
 #include "command.hpp"
 #include "format_registry.hpp"
 #include "load_matrix.hpp"
+#include "prepared_operator.hpp"
 
 #include <araios/araios.hpp>
 #include <araios/solvers/pagerank.hpp>
@@ -19,41 +20,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-
-namespace araios::cli {
-
-/// A prepared kernel of the registry (any format) as G^T for araios::pagerank: the iteration
-/// calls araios::spmv on it, which the Impl::Spmv specialisation below forwards to the kernel
-/// in the mode the iteration's SpmvOptions name.
-template <class ExecSpace, class Value>
-struct PageRankOperator {
-  using value_type = Value;
-  using ordinal_type = std::int64_t;
-  using size_type = std::int64_t;
-  using device_type = typename ExecSpace::device_type;
-  using execution_space = ExecSpace;
-  using memory_space = typename device_type::memory_space;
-  std::int64_t numRows = 0;
-  std::int64_t numCols = 0;
-  std::shared_ptr<const PreparedSpmv<ExecSpace, Value>> kernel;
-};
-
-}  // namespace araios::cli
-
-namespace araios::Impl {
-
-template <class ExecSpace, class Value>
-struct Spmv<ExecSpace, cli::PageRankOperator<ExecSpace, Value>> {
-  template <class XView, class YView>
-  static void apply(const ExecSpace&, const cli::PageRankOperator<ExecSpace, Value>& A, const XView& x, const YView& y,
-                    Value alpha, Value beta, const SpmvOptions& options) {
-    using Vector = typename cli::PreparedSpmv<ExecSpace, Value>::Vector;
-    A.kernel->runInMode(Vector(const_cast<Value*>(x.data()), x.extent(0)), Vector(y.data(), y.extent(0)), alpha, beta,
-                        options.mode);
-  }
-};
-
-}  // namespace araios::Impl
 
 namespace araios::cli {
 namespace {
@@ -98,7 +64,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
   formatOptions.force = args.force;
   const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(
       prepareSpmv(exec, args.format, csr, formatOptions, args.portable));
-  const PageRankOperator<ExecSpace, Value> Gt{graph.numNodes, graph.numNodes, prepared};
+  const PreparedOperator<ExecSpace, Value> Gt{graph.numNodes, graph.numNodes, prepared};
   const auto mask = danglingMask<Value, Device>(graph);
   Kokkos::View<Value*, Device> rank("rank", graph.numNodes);
   exec.fence();

@@ -8,6 +8,7 @@
 #define BOOST_TEST_MODULE pagerank
 #include <boost/test/unit_test.hpp>
 
+#include "support/child_process.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/matrices.hpp"
 #include "support/real_matrices.hpp"
@@ -311,31 +312,8 @@ std::vector<std::string> fingerprints() {
 
 const char* const kWorkerOutput = "ARAIOS_PAGERANK_REPRO_OUTPUT";
 
-/// Runs this executable again with OMP_NUM_THREADS=threads, the worker test case only, and
-/// returns its fingerprints.
 std::vector<std::string> fingerprintsInChildProcess(int threads) {
-  char path[] = "/tmp/araios_pagerank_repro_XXXXXX";
-  const int fd = mkstemp(path);
-  BOOST_REQUIRE(fd >= 0);
-  close(fd);
-  const std::string self = boost::unit_test::framework::master_test_suite().argv[0];
-  const std::string command = std::string(kWorkerOutput) + "=" + path + " OMP_NUM_THREADS=" + std::to_string(threads) +
-                              " OMP_PROC_BIND=false '" + self +
-                              "' --run_test=pagerank_reproducibility_worker --log_level=nothing --report_level=no";
-  const std::string log = std::string(path) + ".log";
-  const int status = std::system((command + " > '" + log + "' 2>&1").c_str());
-  if (status != 0) {
-    std::ifstream logFile(log);
-    std::stringstream text;
-    text << logFile.rdbuf();
-    BOOST_ERROR("worker with " << threads << " threads failed: " << command << "\n" << text.str());
-  }
-  std::remove(log.c_str());
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::remove(path);
-  return lines;
+  return test::linesFromChildProcess(kWorkerOutput, "pagerank_reproducibility_worker", threads);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/generated.hpp"
+#include "support/child_process.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/matrices.hpp"
 
@@ -603,33 +604,8 @@ std::string reproFingerprint(const ReproRun& run) {
 
 const char* const kWorkerOutput = "ARAIOS_SOLVER_REPRO_OUTPUT";
 
-/// Runs this executable again with OMP_NUM_THREADS=threads, the worker test case only, and
-/// returns its fingerprints (one line per run).
 std::vector<std::string> fingerprintsInChildProcess(int threads) {
-  char path[] = "/tmp/araios_solver_repro_XXXXXX";
-  const int fd = mkstemp(path);
-  BOOST_REQUIRE(fd >= 0);
-  close(fd);
-  const std::string self = boost::unit_test::framework::master_test_suite().argv[0];
-  const std::string command = std::string(kWorkerOutput) + "=" + path + " OMP_NUM_THREADS=" + std::to_string(threads) +
-                              " OMP_PROC_BIND=false '" + self +
-                              "' --run_test=reproducibility_worker --log_level=nothing --report_level=no";
-  // The child's own output (Kokkos' warnings about thread counts, say) goes to a log that is
-  // shown only if the child fails.
-  const std::string log = std::string(path) + ".log";
-  const int status = std::system((command + " > '" + log + "' 2>&1").c_str());
-  if (status != 0) {
-    std::ifstream logFile(log);
-    std::stringstream text;
-    text << logFile.rdbuf();
-    BOOST_ERROR("worker with " << threads << " threads failed: " << command << "\n" << text.str());
-  }
-  std::remove(log.c_str());
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  std::remove(path);
-  return lines;
+  return test::linesFromChildProcess(kWorkerOutput, "reproducibility_worker", threads);
 }
 
 }  // namespace
