@@ -59,22 +59,7 @@ bool fastIsDeterministic(const std::string& kernel) {
   return false;
 }
 
-#ifdef KOKKOS_ENABLE_SERIAL
-using SerialSpaces = std::tuple<Kokkos::Serial>;
-#else
-using SerialSpaces = std::tuple<>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-using OpenMPSpaces = std::tuple<Kokkos::OpenMP>;
-#else
-using OpenMPSpaces = std::tuple<>;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-using CudaSpaces = std::tuple<Kokkos::Cuda>;
-#else
-using CudaSpaces = std::tuple<>;
-#endif
-using Spaces = test::Concat<SerialSpaces, OpenMPSpaces, CudaSpaces>;
+using Spaces = test::EnabledSpaces;
 
 /// key -> hash of y, for everything this process computed.
 std::map<std::string, std::string>& table() {

@@ -44,22 +44,7 @@ using Exec0 = Kokkos::Serial;
 using Exec0 = Kokkos::DefaultHostExecutionSpace;
 #endif
 
-#ifdef KOKKOS_ENABLE_SERIAL
-using SerialSpaces = std::tuple<Kokkos::Serial>;
-#else
-using SerialSpaces = std::tuple<>;
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-using OpenMPSpaces = std::tuple<Kokkos::OpenMP>;
-#else
-using OpenMPSpaces = std::tuple<>;
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-using CudaSpaces = std::tuple<Kokkos::Cuda>;
-#else
-using CudaSpaces = std::tuple<>;
-#endif
-using ExecSpaces = test::Concat<SerialSpaces, OpenMPSpaces, CudaSpaces>;
+using ExecSpaces = test::EnabledSpaces;
 
 io::HostMatrix graphFromEdges(std::int64_t n, const std::vector<std::tuple<std::int64_t, std::int64_t, double>>& edges) {
   io::HostMatrix m;

@@ -48,4 +48,22 @@ using CudaConfigs = std::tuple<>;
 
 using AllConfigs = Concat<SerialConfigs, OpenMPConfigs, CudaConfigs>;
 
+/// Every enabled execution space, once: for the tests that compare bits across backends.
+#ifdef KOKKOS_ENABLE_SERIAL
+using SerialSpaces = std::tuple<Kokkos::Serial>;
+#else
+using SerialSpaces = std::tuple<>;
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+using OpenMPSpaces = std::tuple<Kokkos::OpenMP>;
+#else
+using OpenMPSpaces = std::tuple<>;
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+using CudaSpaces = std::tuple<Kokkos::Cuda>;
+#else
+using CudaSpaces = std::tuple<>;
+#endif
+using EnabledSpaces = Concat<SerialSpaces, OpenMPSpaces, CudaSpaces>;
+
 }  // namespace araios::test
