@@ -7,7 +7,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh --backend openmp
 cmake --preset openmp
-cmake --build --preset openmp
+cmake --build --preset openmp --target araios-cli   # the tests are built by scripts/test.sh
 
 matrix=data/sherman3.mtx.gz
 araios=build/openmp/tools/araios

@@ -25,6 +25,7 @@ struct SpmvArgs {
   RunOptions run;
   std::string file;
   std::string format = "csr-vector";
+  std::string mode = "deterministic";
   int repeat = 100;
   int repeatability = 0;
   std::uint64_t seed = 42;
@@ -55,14 +56,14 @@ struct Repeatability {
 
 /// Runs the product `runs` more times, each into a NaN-filled y, and compares the bits.
 template <class Value, class Kernel, class Vector>
-Repeatability measureRepeatability(const Kernel& kernel, const Vector& x, const Vector& y, int runs) {
+Repeatability measureRepeatability(const Kernel& kernel, const Vector& x, const Vector& y, Mode mode, int runs) {
   Repeatability r;
   r.runs = runs;
   std::set<std::string> hashes;
   std::vector<Value> first;
   for (int run = 0; run < runs; ++run) {
     Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
-    kernel.run(x, y, Value(1), Value(0));
+    kernel.runInMode(x, y, Value(1), Value(0), mode);
     auto yHost = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     hashes.insert(hashBits(yHost));
     if (run == 0) {
@@ -96,6 +97,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   FormatOptions formatOptions;
   formatOptions.force = args.force;
   const auto kernel = prepareSpmv(exec, args.format, csr, formatOptions, args.portable);
+  const Mode mode = parseMode(args.mode);
 
   const std::vector<Value> xHost = makeX<Value>(host.numCols, args.seed);
   Kokkos::View<Value*, Device> x("x", host.numCols), y("y", host.numRows);
@@ -106,12 +108,12 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
 
   const Value alpha = 1, beta = 0;
-  kernel.run(x, y, alpha, beta);  // warm-up: first-touch pages, load kernels
+  kernel.runInMode(x, y, alpha, beta, mode);  // warm-up: first-touch pages, load kernels
   exec.fence();
   std::vector<double> times;
   for (int r = 0; r < args.repeat; ++r) {
     timer.reset();
-    kernel.run(x, y, alpha, beta);
+    kernel.runInMode(x, y, alpha, beta, mode);
     exec.fence();
     times.push_back(timer.seconds());
   }
@@ -126,7 +128,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   const double bytes = static_cast<double>(kernel.bytes) + sizeof(Value) * double(host.numCols + host.numRows);
   const std::string hash = hashBits(y);
   const int threads = ExecSpace().concurrency();
-  const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, args.repeatability);
+  const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, mode, args.repeatability);
 
   if (args.run.json) {
     nlohmann::json j = {{"file", args.file},
@@ -134,6 +136,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
                         {"cols", host.numCols},
                         {"nnz", host.nnz()},
                         {"format", args.format},
+                        {"mode", toString(mode)},
                         {"backend", args.run.backend},
                         {"threads", threads},
                         {"precision", args.run.precision},
@@ -157,8 +160,8 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("matrix    {}: {} x {}, {} stored entries\n", args.file, host.numRows, host.numCols, host.nnz());
-    fmt::print("kernel    {} on {} ({} threads), {}, {}-bit indices\n", args.format, args.run.backend, threads,
-               args.run.precision, 8 * sizeof(Offset));
+    fmt::print("kernel    {} ({} mode) on {} ({} threads), {}, {}-bit indices\n", args.format, toString(mode),
+               args.run.backend, threads, args.run.precision, 8 * sizeof(Offset));
     fmt::print("time      {:.3f} us per product (median of {})\n", seconds * 1e6, args.repeat);
     fmt::print("rate      {:.2f} GFLOP/s, {:.2f} GB/s effective ({} bytes of {})\n", flops / seconds * 1e-9,
                bytes / seconds * 1e-9, kernel.bytes, args.format);
@@ -191,6 +194,10 @@ Command addSpmvCommand(CLI::App& parent) {
   app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
   app->add_option("--format", args->format, "kernel: " + joined(kernelNames()))
       ->check(CLI::IsMember(kernelNames()))
+      ->capture_default_str();
+  app->add_option("--mode", args->mode,
+                  "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)")
+      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
       ->capture_default_str();
   app->add_option("--repeat", args->repeat, "timed products; the median is reported")
       ->check(CLI::PositiveNumber)
