@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace araios::cli {
 
@@ -26,6 +29,22 @@ Accuracy measureAccuracy(const ReferenceSpmv& ref, const HostY& y) {
     if (!(err <= spmvErrorBound<Value>(ref.rowLength[i], ref.magnitude[i]))) a.withinBound = false;
   }
   return a;
+}
+
+/// Units in the last place between two values of the same type (the number of representable
+/// values between them); NaN against anything else counts as the largest distance.
+template <class Value>
+std::int64_t ulpDistance(Value a, Value b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : std::numeric_limits<std::int64_t>::max();
+  using Bits = std::conditional_t<sizeof(Value) == 8, std::int64_t, std::int32_t>;
+  Bits ia, ib;
+  std::memcpy(&ia, &a, sizeof a);
+  std::memcpy(&ib, &b, sizeof b);
+  // Map the sign-magnitude encoding onto a monotonic integer line.
+  if (ia < 0) ia = std::numeric_limits<Bits>::min() - ia;
+  if (ib < 0) ib = std::numeric_limits<Bits>::min() - ib;
+  const std::int64_t d = static_cast<std::int64_t>(ia) - static_cast<std::int64_t>(ib);
+  return d < 0 ? -d : d;
 }
 
 }  // namespace araios::cli

@@ -10,6 +10,7 @@
 // Exit codes: 0 every deterministic and accurate kernel gave the same bits on every backend
 // and in every run (and accurate ones the correctly rounded product), and --check found no
 // mismatch; 3 otherwise; 1 refused input.
+#include "accuracy.hpp"
 #include "backend.hpp"
 #include "command.hpp"
 #include "format_registry.hpp"
@@ -65,22 +66,6 @@ std::vector<Value> reproX(std::int64_t n, std::uint64_t seed) {
     v = static_cast<Value>(std::ldexp(static_cast<double>(z >> 11), -52) - 1.0);  // k * 2^-52 - 1, exact
   }
   return x;
-}
-
-/// Units in the last place between two values of the same type (the number of representable
-/// values between them); NaN against anything else counts as the largest distance.
-template <class Value>
-std::int64_t ulpDistance(Value a, Value b) {
-  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : std::numeric_limits<std::int64_t>::max();
-  using Bits = std::conditional_t<sizeof(Value) == 8, std::int64_t, std::int32_t>;
-  Bits ia, ib;
-  std::memcpy(&ia, &a, sizeof a);
-  std::memcpy(&ib, &b, sizeof b);
-  // Map the sign-magnitude encoding onto a monotonic integer line.
-  if (ia < 0) ia = std::numeric_limits<Bits>::min() - ia;
-  if (ib < 0) ib = std::numeric_limits<Bits>::min() - ib;
-  const std::int64_t d = static_cast<std::int64_t>(ia) - static_cast<std::int64_t>(ib);
-  return d < 0 ? -d : d;
 }
 
 /// mu_i = sum_j a_ij x_j rounded once to Value (the product with alpha = 1, beta = 0), with the

@@ -33,21 +33,6 @@ struct SpmvArgs {
   bool portable = false;
 };
 
-/// Distance in units in the last place between two finite values of the same type: the number
-/// of representable values between them.
-template <class Value>
-std::int64_t ulpDistance(Value a, Value b) {
-  using Bits = std::conditional_t<sizeof(Value) == 8, std::int64_t, std::int32_t>;
-  Bits ia, ib;
-  std::memcpy(&ia, &a, sizeof a);
-  std::memcpy(&ib, &b, sizeof b);
-  // Map the sign-magnitude encoding onto a monotonic integer line.
-  if (ia < 0) ia = std::numeric_limits<Bits>::min() - ia;
-  if (ib < 0) ib = std::numeric_limits<Bits>::min() - ib;
-  const std::int64_t d = static_cast<std::int64_t>(ia) - static_cast<std::int64_t>(ib);
-  return d < 0 ? -d : d;
-}
-
 struct Repeatability {
   int runs = 0;
   int distinctResults = 0;
