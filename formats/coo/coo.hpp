@@ -22,9 +22,10 @@ struct CooMatrix {
   Kokkos::View<Ordinal*, Device> colIdx;
   Kokkos::View<Value*, Device> values;
   /// Optional (numRows + 1 entries or none): row offsets, set when the entries are sorted by
-  /// row, as cooFromCsr and cooFromHost (for a row-sorted host matrix) make them: row i's
-  /// entries are then rowPtr[i]..rowPtr[i+1]-1. The deterministic and accurate SpMV use it to
-  /// find each row's entries; without it they sort the entries by row on every call.
+  /// row, as cooFromCsr and cooFromHost (for a row-sorted, not hypersparse host matrix) make
+  /// them: row i's entries are then rowPtr[i]..rowPtr[i+1]-1. The deterministic and accurate
+  /// SpMV use it to find each row's entries; without it they sort the entries by row on every
+  /// call.
   /// Not counted in bytes(): it is a cache (shared with the CSR it came from, for cooFromCsr).
   Kokkos::View<Offset*, Device> rowPtr = {};
 

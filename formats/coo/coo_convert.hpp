@@ -10,6 +10,11 @@
 
 namespace araios {
 
+/// cooFromHost builds CooMatrix::rowPtr only up to this many rows per stored entry (plus
+/// kCooRowPtrAlwaysRows): beyond, the offsets would outweigh the matrix.
+constexpr std::int64_t kCooRowPtrMaxRowsPerEntry = 4;
+constexpr std::int64_t kCooRowPtrAlwaysRows = 1 << 16;
+
 /// Copies a host matrix (as returned by io::readMatrixMarket) to the device. Sizes and indices
 /// are narrowed with checks: a matrix too large for Ordinal/Offset is refused, never wrapped.
 /// Values are rounded to Value (for float, to nearest).
@@ -44,7 +49,9 @@ Coo cooFromHost(const io::HostMatrix& host) {
   Kokkos::deep_copy(coo.rowIdx, rows);
   Kokkos::deep_copy(coo.colIdx, cols);
   Kokkos::deep_copy(coo.values, vals);
-  if (rowSorted) {
+  // Row offsets cost numRows + 1 entries: kept for row-sorted matrices unless rows far
+  // outnumber entries (a hypersparse COO stays O(nnz); its SpMV then groups rows per call).
+  if (rowSorted && static_cast<std::int64_t>(coo.numRows) <= kCooRowPtrMaxRowsPerEntry * std::int64_t(nnz) + kCooRowPtrAlwaysRows) {
     coo.rowPtr = decltype(coo.rowPtr)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::coo::rowPtr"),
                                       static_cast<std::size_t>(coo.numRows) + 1);
     auto ptr = Kokkos::create_mirror_view(coo.rowPtr);
