@@ -147,6 +147,20 @@ else
   echo "$patch_sum" > "$kokkos_src/.extracted"
 fi
 
+# cmake_install LABEL LOG SRC BUILD ARGS...: configures, builds and installs SRC in BUILD (then
+# removed), logging to .deps/LOG-configure.log and .deps/LOG-build.log, and stops with the log's
+# name on failure.
+cmake_install() {
+  local label="$1" log="$2" src="$3" build="$4"
+  shift 4
+  cmake -S "$src" -B "$build" "$@" > "$deps/$log-configure.log" 2>&1 ||
+    die "configuring $label failed; see .deps/$log-configure.log"
+  cmake --build "$build" -j "$jobs" > "$deps/$log-build.log" 2>&1 ||
+    die "building $label failed; see .deps/$log-build.log"
+  cmake --install "$build" > /dev/null
+  rm -rf "$build"
+}
+
 # --- 3. Kokkos builds, one install prefix per backend ------------------------------------
 build_kokkos() {
   local backend=$1 prefix="$deps/kokkos-$1" build="$deps/build-kokkos-$1"
@@ -168,13 +182,8 @@ build_kokkos() {
   fi
   say "building Kokkos ($backend) with $jobs jobs"
   rm -rf "$build"
-  cmake -S "$kokkos_src" -B "$build" "${args[@]}" > "$deps/kokkos-$backend-configure.log" 2>&1 ||
-    die "configuring Kokkos ($backend) failed; see .deps/kokkos-$backend-configure.log"
-  cmake --build "$build" -j "$jobs" > "$deps/kokkos-$backend-build.log" 2>&1 ||
-    die "building Kokkos ($backend) failed; see .deps/kokkos-$backend-build.log"
-  cmake --install "$build" > /dev/null
+  cmake_install "Kokkos ($backend)" "kokkos-$backend" "$kokkos_src" "$build" "${args[@]}"
   echo "$patch_sum" > "$stamp"
-  rm -rf "$build"
   say "Kokkos ($backend) installed in .deps/kokkos-$backend"
 }
 
@@ -218,13 +227,8 @@ build_kokkos_kernels() {
   fi
   say "building Kokkos Kernels (openmp, trimmed ETI) with $jobs jobs (about 10 minutes on 2 cores)"
   rm -rf "$build" "$prefix"
-  cmake -S "$src" -B "$build" "${args[@]}" > "$deps/kokkos-kernels-openmp-configure.log" 2>&1 ||
-    die "configuring Kokkos Kernels failed; see .deps/kokkos-kernels-openmp-configure.log"
-  cmake --build "$build" -j "$jobs" > "$deps/kokkos-kernels-openmp-build.log" 2>&1 ||
-    die "building Kokkos Kernels failed; see .deps/kokkos-kernels-openmp-build.log"
-  cmake --install "$build" > /dev/null
+  cmake_install "Kokkos Kernels" "kokkos-kernels-openmp" "$src" "$build" "${args[@]}"
   echo "$sum" > "$stamp"
-  rm -rf "$build"
   say "Kokkos Kernels (openmp) installed in .deps/kokkos-kernels-openmp"
 }
 

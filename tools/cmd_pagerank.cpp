@@ -8,6 +8,7 @@
 #include "format_registry.hpp"
 #include "load_matrix.hpp"
 #include "prepared_operator.hpp"
+#include "typed_run.hpp"
 
 #include <araios/araios.hpp>
 #include <araios/solvers/pagerank.hpp>
@@ -155,14 +156,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
   return result.converged ? 0 : 3;
 }
 
-template <class Value, class ExecSpace>
-int runWithIndexWidth(const ExecSpace& exec, const io::HostMatrix& host, const PageRankArgs& args) {
-  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-  const std::int64_t n = std::max(host.numRows, host.numCols);
-  if (n <= kInt32Max && host.nnz() <= kInt32Max) return runTyped<ExecSpace, Value, std::int32_t, std::int32_t>(exec, host, args);
-  return runTyped<ExecSpace, Value, std::int64_t, std::int64_t>(exec, host, args);
-}
-
 }  // namespace
 
 Command addPageRankCommand(CLI::App& parent) {
@@ -215,12 +208,10 @@ Command addPageRankCommand(CLI::App& parent) {
   command.threads = [args] { return args->run.threads; };
   command.run = [args] {
     const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    int code = 0;
-    withBackend(args->run.backend, [&](auto exec) {
-      code = args->run.precision == "float" ? runWithIndexWidth<float>(exec, host, *args)
-                                            : runWithIndexWidth<double>(exec, host, *args);
+    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
+      using Index = decltype(index);
+      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, *args);
     });
-    return code;
   };
   return command;
 }

@@ -8,6 +8,7 @@
 #include "format_registry.hpp"
 #include "load_matrix.hpp"
 #include "prepared_operator.hpp"
+#include "typed_run.hpp"
 
 #include <araios/araios.hpp>
 #include <araios/solvers/solvers.hpp>
@@ -243,16 +244,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   return exitCode(result);
 }
 
-template <class Value, class ExecSpace>
-int runWithIndexWidth(const ExecSpace& exec, const io::HostMatrix& host, const std::vector<double>& b,
-                      const SolveArgs& args) {
-  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-  if (host.numRows <= kInt32Max && host.numCols <= kInt32Max && host.nnz() <= kInt32Max) {
-    return runTyped<ExecSpace, Value, std::int32_t, std::int32_t>(exec, host, b, args);
-  }
-  return runTyped<ExecSpace, Value, std::int64_t, std::int64_t>(exec, host, b, args);
-}
-
 }  // namespace
 
 Command addSolveCommand(CLI::App& parent) {
@@ -295,12 +286,10 @@ Command addSolveCommand(CLI::App& parent) {
   command.run = [args] {
     const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
     const std::vector<double> b = makeRhs(args->rhs, host.numRows);
-    int code = 0;
-    withBackend(args->run.backend, [&](auto exec) {
-      code = args->run.precision == "float" ? runWithIndexWidth<float>(exec, host, b, *args)
-                                            : runWithIndexWidth<double>(exec, host, b, *args);
+    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
+      using Index = decltype(index);
+      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, b, *args);
     });
-    return code;
   };
   return command;
 }

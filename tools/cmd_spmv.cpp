@@ -4,6 +4,7 @@
 #include "command.hpp"
 #include "format_registry.hpp"
 #include "load_matrix.hpp"
+#include "typed_run.hpp"
 
 #include <araios/araios.hpp>
 
@@ -162,15 +163,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   return accuracy.withinBound ? 0 : 3;
 }
 
-template <class Value, class ExecSpace>
-int runWithIndexWidth(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& args) {
-  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-  if (host.numRows <= kInt32Max && host.numCols <= kInt32Max && host.nnz() <= kInt32Max) {
-    return runTyped<ExecSpace, Value, std::int32_t, std::int32_t>(exec, host, args);
-  }
-  return runTyped<ExecSpace, Value, std::int64_t, std::int64_t>(exec, host, args);
-}
-
 }  // namespace
 
 Command addSpmvCommand(CLI::App& parent) {
@@ -201,12 +193,10 @@ Command addSpmvCommand(CLI::App& parent) {
   command.threads = [args] { return args->run.threads; };
   command.run = [args] {
     const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    int code = 0;
-    withBackend(args->run.backend, [&](auto exec) {
-      code = args->run.precision == "float" ? runWithIndexWidth<float>(exec, host, *args)
-                                            : runWithIndexWidth<double>(exec, host, *args);
+    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
+      using Index = decltype(index);
+      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, *args);
     });
-    return code;
   };
   return command;
 }

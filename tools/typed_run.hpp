@@ -1,0 +1,35 @@
+#pragma once
+// The one switch from a command's run options and matrix to compiled types: the backend's
+// execution space, the value type (--precision) and the index width (32-bit where the matrix
+// fits, else 64-bit).
+#include "backend.hpp"
+#include "command.hpp"
+
+#include <araios/io/matrix_market.hpp>
+
+#include <cstdint>
+#include <limits>
+
+namespace araios::cli {
+
+/// Returns f(exec, Value{}, Index{}) for the backend and precision of `run`, with Index
+/// int32_t when the matrix's rows, columns and stored entries all fit it, else int64_t.
+template <class F>
+int runTypedOnBackend(const RunOptions& run, const io::HostMatrix& host, const F& f) {
+  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+  const bool narrow = host.numRows <= kInt32Max && host.numCols <= kInt32Max && host.nnz() <= kInt32Max;
+  int code = 0;
+  withBackend(run.backend, [&](auto exec) {
+    const auto withValue = [&](auto value) {
+      code = narrow ? f(exec, value, std::int32_t{}) : f(exec, value, std::int64_t{});
+    };
+    if (run.precision == "float") {
+      withValue(float{});
+    } else {
+      withValue(double{});
+    }
+  });
+  return code;
+}
+
+}  // namespace araios::cli
