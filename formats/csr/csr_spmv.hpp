@@ -52,9 +52,15 @@ constexpr int kCanonicalLanes = 32;
 /// The canonical 32-lane order of a row (Deterministic mode of csr-vector): lane l sums the
 /// entries l, l+32, l+64, ... of the row in order, from -0.0 (so an idle lane adds nothing);
 /// then the 32 lane sums are added by a fixed tree, lane l += lane l+w for w = 16, 8, 4, 2, 1.
-/// On a GPU a row is one warp, a physical lane per virtual lane; on a CPU one thread runs the
-/// 32 lanes as loops. The lane sums go through team scratch, so both perform the same
-/// operations on the same values in the same order.
+/// On a GPU a row has a group of physical lanes, each running the virtual lanes p, p+V, ...
+/// of its group of V; on a CPU one thread runs the 32 lanes as loops. The lane sums go through
+/// team scratch, so every shape performs the same operations on the same values in the same
+/// order.
+///
+/// Lanes at or past the row's length keep -0.0, which is an exact identity of addition
+/// (x + -0.0 has the bits of x for every x, -0.0 and NaN included). Leaving out those lanes and
+/// the tree's additions of them therefore changes no bit of the result, and a row of 5 entries
+/// costs 5 lane sums and 4 additions instead of 32 and 31.
 template <class ExecSpace, class Csr, class XView, class YView>
 struct CsrLanesKernel {
   using Value = typename Csr::value_type;
@@ -75,15 +81,19 @@ struct CsrLanesKernel {
     const Ordinal last = first + rowsPerTeam < A.numRows ? first + rowsPerTeam : A.numRows;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
       const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kCanonicalLanes), [&](const int lane) {
+      // Lanes [0, active) may hold something other than -0.0; lane 0 is always written.
+      int active = end - begin < Offset(kCanonicalLanes) ? static_cast<int>(end - begin) : kCanonicalLanes;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active > 0 ? active : 1), [&](const int lane) {
         Value sum = sumIdentity<Value>();
         for (Offset k = begin + lane; k < end; k += kCanonicalLanes) accumulateProduct(sum, A.values(k), x(A.colIdx(k)));
         lanes(me, lane) = sum;
       });
       for (int width = kCanonicalLanes / 2; width >= 1; width /= 2) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, width), [&](const int lane) {
+        if (active <= width) continue;  // every partner lane l + width holds -0.0
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active - width), [&](const int lane) {
           lanes(me, lane) = unfusedSum(lanes(me, lane), lanes(me, lane + width));
         });
+        active = width;
       }
       Kokkos::single(Kokkos::PerThread(team), [&]() { storeRow(y, i, lanes(me, 0), alpha, beta); });
     });
@@ -138,19 +148,51 @@ CsrVectorShape csrVectorShape(double meanRowLength) {
   }
 }
 
-/// Launch shape of the deterministic lanes kernel: a warp per row on a GPU (8 rows per
-/// 256-thread team), one thread with one vector lane per chunk of rows on a CPU. The shape
-/// changes only the speed: the canonical order is the same for any shape.
+/// Launch shape of the deterministic lanes kernel: on a GPU a group of V physical lanes per row,
+/// V from the mean row length as in Fast mode (at least 4, so that a 256-thread team's scratch,
+/// 32 values per row, stays at 16 KB for double); one thread with one vector lane per chunk of
+/// rows on a CPU. The shape changes only the speed: the canonical order is the same for any shape.
 template <class ExecSpace>
-CsrVectorShape csrLanesShape() {
+CsrVectorShape csrLanesShape(double meanRowLength) {
   constexpr int kThreadsPerTeam = 256;
   constexpr int kHostRowsPerTeam = 128;
+  constexpr int kMinLanes = 4;
   if constexpr (isHostSpace<ExecSpace>()) {
     return {1, 1, kHostRowsPerTeam};
   } else {
-    return {kCanonicalLanes, kThreadsPerTeam / kCanonicalLanes, kThreadsPerTeam / kCanonicalLanes};
+    int lanes = kMinLanes;
+    while (lanes < kCanonicalLanes && lanes < meanRowLength) lanes *= 2;
+    const int teamSize = kThreadsPerTeam / lanes;
+    return {lanes, teamSize, teamSize};
   }
 }
+
+/// The portable deterministic csr-vector product (the canonical 32-lane order).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrLanesPortableSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
+                          typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength) {
+  if (A.numRows == 0) return;
+  using Kernel = CsrLanesKernel<ExecSpace, Csr, XView, YView>;
+  const CsrVectorShape shape = csrLanesShape<ExecSpace>(meanRowLength);
+  const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
+  Kokkos::parallel_for(
+      "araios::spmv::csr_vector_lanes",
+      Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
+          .set_scratch_size(0, Kokkos::PerTeam(Kernel::LaneSums::shmem_size(shape.teamSize, kCanonicalLanes))),
+      Kernel{A, x, y, alpha, beta, static_cast<typename Csr::ordinal_type>(shape.rowsPerTeam)});
+}
+
+/// The deterministic csr-vector product as dispatched: a backend may specialise it
+/// (backends/cuda/csr_lanes_cuda.hpp), running csrLanesPortableSpmv when
+/// SpmvOptions::portableOnly is set; everywhere else it is the portable kernel.
+template <class ExecSpace>
+struct CsrLanesSpmv {
+  template <class Csr, class XView, class YView>
+  static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                    typename Csr::value_type beta, double meanRowLength, bool /*portableOnly*/) {
+    csrLanesPortableSpmv(exec, A, x, y, alpha, beta, meanRowLength);
+  }
+};
 
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
@@ -174,15 +216,7 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
       // Accurate mode has one answer whatever the order, so both algorithms run the row kernel.
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic) {
-      if (A.numRows == 0) return;
-      using Kernel = CsrLanesKernel<ExecSpace, Csr, XView, YView>;
-      const CsrVectorShape shape = csrLanesShape<ExecSpace>();
-      const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
-      Kokkos::parallel_for("araios::spmv::csr_vector_lanes",
-                           Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
-                               .set_scratch_size(0, Kokkos::PerTeam(Kernel::LaneSums::shmem_size(shape.teamSize,
-                                                                                                 kCanonicalLanes))),
-                           Kernel{A, x, y, alpha, beta, static_cast<Ordinal>(shape.rowsPerTeam)});
+      CsrLanesSpmv<ExecSpace>::apply(exec, A, x, y, alpha, beta, meanRowLength, options.portableOnly);
     } else {
       if (A.numRows == 0) return;
       const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength);
@@ -206,3 +240,7 @@ void csrAccurateSpmv(const ExecSpace& exec, const Csr& csr, const XView& x, cons
 }
 
 }  // namespace araios::Impl
+
+#ifdef KOKKOS_ENABLE_CUDA
+#include <backends/cuda/csr_lanes_cuda.hpp>
+#endif

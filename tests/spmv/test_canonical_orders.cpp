@@ -1,0 +1,191 @@
+// The deterministic CSR kernels against a literal host evaluation of the summation orders that
+// docs/reproducibility.md defines for them, bit for bit, on every enabled backend:
+//   - csr-scalar: the row's entries in CSR order, each product and sum rounded, from -0.0;
+//   - csr-vector: 32 virtual lanes, lane l summing entries l, l+32, ... in order from -0.0,
+//     then the complete tree lane l += lane l+w for w = 16, 8, 4, 2, 1 (all 32 lanes, none
+//     left out, so the kernels' shortcuts for short rows are checked against the definition),
+//     for the CUDA warp kernel and for the portable one alike;
+// both then stored by the one formula y_i = alpha*sum (beta == 0) or fma(alpha, sum, beta*y_i).
+// The host loops are written here from that text, not taken from the kernels. Rows of every
+// length from 0 to 70 cover each level of the tree, and values spread over many binades make
+// the order show in the last bits (any other order fails on them).
+#define BOOST_TEST_MODULE canonical_orders
+#include <boost/test/unit_test.hpp>
+
+#include "support/generated.hpp"
+#include "support/kokkos_env.hpp"
+#include "support/real_matrices.hpp"
+
+#include <araios/araios.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using araios::test::KokkosFixture;
+BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
+
+namespace {
+
+using namespace araios;
+
+constexpr int kLanes = 32;
+
+/// The CSR arrays as the device holds them, back on the host.
+template <class Value>
+struct HostCsr {
+  std::vector<std::int64_t> rowPtr;
+  std::vector<std::int64_t> colIdx;
+  std::vector<Value> values;
+};
+
+template <class Value>
+Value storeRow(Value sum, Value alpha, Value beta, Value y) {
+  return beta == Value(0) ? alpha * sum : std::fma(alpha, sum, beta * y);
+}
+
+/// Each product and each sum rounded to Value on its own (no FMA: the test builds with
+/// -ffp-contract=off through the araios target).
+template <class Value>
+Value roundedProductSum(Value acc, Value a, Value b) {
+  const Value product = a * b;
+  return acc + product;
+}
+
+template <class Value>
+std::vector<Value> csrOrder(const HostCsr<Value>& A, const std::vector<Value>& x, const std::vector<Value>& y0,
+                            Value alpha, Value beta) {
+  std::vector<Value> y(y0.size());
+  for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) {
+    Value sum = -Value(0);
+    for (auto k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) sum = roundedProductSum(sum, A.values[k], x[A.colIdx[k]]);
+    y[i] = storeRow(sum, alpha, beta, y0[i]);
+  }
+  return y;
+}
+
+template <class Value>
+std::vector<Value> lanesOrder(const HostCsr<Value>& A, const std::vector<Value>& x, const std::vector<Value>& y0,
+                              Value alpha, Value beta) {
+  std::vector<Value> y(y0.size());
+  for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) {
+    Value lane[kLanes];
+    for (int l = 0; l < kLanes; ++l) {
+      lane[l] = -Value(0);
+      for (auto k = A.rowPtr[i] + l; k < A.rowPtr[i + 1]; k += kLanes)
+        lane[l] = roundedProductSum(lane[l], A.values[k], x[A.colIdx[k]]);
+    }
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int l = 0; l < w; ++l) lane[l] = lane[l] + lane[l + w];
+    y[i] = storeRow(lane[0], alpha, beta, y0[i]);
+  }
+  return y;
+}
+
+template <class Value>
+bool sameBits(Value a, Value b) {
+  return std::memcmp(&a, &b, sizeof(Value)) == 0;
+}
+
+/// Rows of 0 to 70 entries (each length several times), values and x spread over 2^-40..2^40
+/// with both signs, and some exact zeros of both signs among the values.
+io::HostMatrix everyRowLength() {
+  std::mt19937_64 rng(97);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  const std::int64_t cols = 500;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  std::int64_t r = 0;
+  for (int repeat = 0; repeat < 4; ++repeat) {
+    for (std::int64_t len = 0; len <= 70; ++len, ++r) {
+      for (std::int64_t k = 0; k < len; ++k) {
+        double v = std::ldexp(mantissa(rng), exponent(rng));
+        if (k % 11 == 5) v = (k % 2 == 0) ? 0.0 : -0.0;
+        entries.emplace_back(r, (r * 7 + k * 13) % cols, v);
+      }
+    }
+  }
+  return test::fromTriplets(r, cols, std::move(entries));
+}
+
+template <class Cfg>
+void checkOrders(const std::string& name, const io::HostMatrix& host) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Device = typename Cfg::device_type;
+  using Coo = CooMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
+  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  Exec exec;
+  const Csr csr = csrFromCoo(exec, cooFromHost<Coo>(host));
+  exec.fence();
+
+  HostCsr<Value> hostCsr;
+  {
+    auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
+    auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.colIdx);
+    auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.values);
+    hostCsr.rowPtr.assign(rowPtr.data(), rowPtr.data() + rowPtr.extent(0));
+    hostCsr.colIdx.assign(colIdx.data(), colIdx.data() + colIdx.extent(0));
+    hostCsr.values.assign(values.data(), values.data() + values.extent(0));
+  }
+  // x over many binades too, so that the order of the sums decides the last bits.
+  std::vector<Value> x = test::randomVector<Value>(host.numCols, 1234);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 17) - 8);
+  const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 5678);
+
+  const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
+  // "portable": SpmvOptions::portableOnly, the Kokkos kernel where a backend has its own
+  // (backends/cuda/csr_lanes_cuda.hpp); both must give the canonical order's bits.
+  const std::tuple<const char*, SpmvAlgorithm, bool> kernels[] = {{"csr-scalar", SpmvAlgorithm::CsrScalar, false},
+                                                                  {"csr-vector", SpmvAlgorithm::CsrVector, false},
+                                                                  {"csr-vector portable", SpmvAlgorithm::CsrVector, true}};
+  for (const auto& [kernel, algorithm, portableOnly] : kernels) {
+    for (const auto& [alpha, beta] : scalings) {
+      const std::vector<Value> expected = algorithm == SpmvAlgorithm::CsrScalar
+                                              ? csrOrder(hostCsr, x, y0, alpha, beta)
+                                              : lanesOrder(hostCsr, x, y0, alpha, beta);
+      Vector xd("x", x.size()), yd("y", y0.size());
+      auto xm = Kokkos::create_mirror_view(xd);
+      auto ym = Kokkos::create_mirror_view(yd);
+      for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
+      // Poisoned when y is not read, so an unwritten row shows.
+      for (std::size_t i = 0; i < y0.size(); ++i) ym(i) = beta == Value(0) ? std::nan("") : y0[i];
+      Kokkos::deep_copy(xd, xm);
+      Kokkos::deep_copy(yd, ym);
+      SpmvOptions options{algorithm};
+      options.mode = Mode::Deterministic;
+      options.portableOnly = portableOnly;
+      spmv(exec, csr, xd, yd, alpha, beta, options);
+      exec.fence();
+      Kokkos::deep_copy(ym, yd);
+      std::int64_t wrong = 0, firstWrong = -1;
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (!sameBits(ym(i), expected[i])) {
+          if (firstWrong < 0) firstWrong = static_cast<std::int64_t>(i);
+          ++wrong;
+        }
+      }
+      BOOST_TEST(wrong == 0, name << " " << kernel << " " << Exec::name() << " alpha=" << alpha << " beta=" << beta
+                                  << ": " << wrong << " rows differ from the canonical order, first row "
+                                  << firstWrong);
+    }
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length, Cfg, test::AllConfigs) {
+  checkOrders<Cfg>("every_row_length", everyRowLength());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(generated_matrices, Cfg, test::AllConfigs) {
+  for (const auto& c : test::formatCases()) checkOrders<Cfg>(c.name, c.matrix);
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(real_matrices, Cfg, test::AllConfigs) {
+  for (const auto& m : test::realMatrices()) checkOrders<Cfg>(m.name, m.matrix);
+}
