@@ -6,7 +6,6 @@
 #include "backend.hpp"
 #include "command.hpp"
 #include "format_registry.hpp"
-#include "load_matrix.hpp"
 #include "prepared_operator.hpp"
 #include "typed_run.hpp"
 
@@ -172,11 +171,9 @@ Command addPageRankCommand(CLI::App& parent) {
   app->add_option("--format", args->format, "SpMV kernel for G^T: " + joined(kernelNames()))
       ->check(CLI::IsMember(kernelNames()))
       ->capture_default_str();
-  app->add_option("--mode", args->mode,
-                  "SpMV and reductions: fast, deterministic (the same bits on every backend), accurate (correctly "
-                  "rounded products)")
-      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
-      ->capture_default_str();
+  addModeOption(*app, args->mode,
+                "SpMV and reductions: fast, deterministic (the same bits on every backend), accurate (correctly "
+                "rounded products)");
   app->add_option("--top", args->top, "print the K best nodes")->check(CLI::NonNegativeNumber)->capture_default_str();
   app->add_flag("--check", args->check,
                 "compare with a long-double host reference iterated to 1e-17 relative: how many of the top 100 "
@@ -198,22 +195,12 @@ Command addPageRankCommand(CLI::App& parent) {
       ->check(CLI::IsMember({"uniform", "drop"}))
       ->capture_default_str();
   app->add_flag("--unweighted", args->unweighted, "every stored nonzero entry is an edge of weight 1");
-  app->add_flag("--force", args->force,
-                "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
-  app->add_flag("--portable", args->portable,
-                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
+  addKernelBuildFlags(*app, args->force, args->portable);
   addRunOptions(*app, args->run);
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->run.threads; };
-  command.run = [args] {
-    const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
-      using Index = decltype(index);
-      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, *args);
-    });
-  };
-  return command;
+  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+    using Index = decltype(index);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, a);
+  });
 }
 
 }  // namespace araios::cli

@@ -6,7 +6,6 @@
 #include "backend.hpp"
 #include "command.hpp"
 #include "format_registry.hpp"
-#include "load_matrix.hpp"
 #include "prepared_operator.hpp"
 #include "typed_run.hpp"
 
@@ -268,30 +267,17 @@ Command addSolveCommand(CLI::App& parent) {
                   "SpMV kernel of the operator: " + joined(kernelNames()) +
                       " (default: csr-scalar, or csr-vector in fast mode)")
       ->check(CLI::IsMember(kernelNames()));
-  app->add_option("--mode", args->mode,
-                  "SpMV and reductions: fast (atomics, backend order), deterministic (the same bits on every "
-                  "backend), accurate (correctly rounded products, dot products and norms)")
-      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
-      ->capture_default_str();
-  app->add_flag("--force", args->force,
-                "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
-  app->add_flag("--portable", args->portable,
-                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
+  addModeOption(*app, args->mode,
+                "SpMV and reductions: fast (atomics, backend order), deterministic (the same bits on every "
+                "backend), accurate (correctly rounded products, dot products and norms)");
+  addKernelBuildFlags(*app, args->force, args->portable);
   app->add_option("--progress", args->progressEvery, "print the residual every N iterations (default: every second)")
       ->check(CLI::NonNegativeNumber);
   addRunOptions(*app, args->run);
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->run.threads; };
-  command.run = [args] {
-    const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    const std::vector<double> b = makeRhs(args->rhs, host.numRows);
-    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
-      using Index = decltype(index);
-      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, b, *args);
-    });
-  };
-  return command;
+  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+    using Index = decltype(index);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, makeRhs(a.rhs, host.numRows), a);
+  });
 }
 
 }  // namespace araios::cli

@@ -3,7 +3,6 @@
 #include "backend.hpp"
 #include "command.hpp"
 #include "format_registry.hpp"
-#include "load_matrix.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -172,33 +171,20 @@ Command addSpmvCommand(CLI::App& parent) {
   app->add_option("--format", args->format, "kernel: " + joined(kernelNames()))
       ->check(CLI::IsMember(kernelNames()))
       ->capture_default_str();
-  app->add_option("--mode", args->mode,
-                  "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)")
-      ->check(CLI::IsMember({"fast", "deterministic", "accurate"}))
-      ->capture_default_str();
+  addModeOption(*app, args->mode, "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)");
   app->add_option("--repeat", args->repeat, "timed products; the median is reported")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app->add_option("--repeatability", args->repeatability,
                   "after timing, run N more products and report how many distinct results (bit patterns) they gave")
       ->check(CLI::NonNegativeNumber);
-  app->add_flag("--force", args->force,
-                "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
-  app->add_flag("--portable", args->portable,
-                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
+  addKernelBuildFlags(*app, args->force, args->portable);
   app->add_option("--seed", args->seed, "seed of the random x in [-1, 1)")->capture_default_str();
   addRunOptions(*app, args->run);
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->run.threads; };
-  command.run = [args] {
-    const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    return runTypedOnBackend(args->run, host, [&](auto exec, auto value, auto index) {
-      using Index = decltype(index);
-      return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, *args);
-    });
-  };
-  return command;
+  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+    using Index = decltype(index);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, a);
+  });
 }
 
 }  // namespace araios::cli

@@ -32,4 +32,10 @@ struct RunOptions {
 
 void addRunOptions(CLI::App& app, RunOptions& options);
 
+/// --mode, its choices the three modes of araios/mode.hpp; `help` says what it governs here.
+void addModeOption(CLI::App& app, std::string& mode, const std::string& help);
+
+/// --force and --portable, for the commands that build one kernel of the format registry.
+void addKernelBuildFlags(CLI::App& app, bool& force, bool& portable);
+
 }  // namespace araios::cli

@@ -1,6 +1,8 @@
 #include "backend.hpp"
 #include "command.hpp"
 
+#include <araios/mode.hpp>
+
 namespace araios::cli {
 
 void addRunOptions(CLI::App& app, RunOptions& options) {
@@ -16,6 +18,18 @@ void addRunOptions(CLI::App& app, RunOptions& options) {
   app.add_flag("--drop-invalid", options.dropInvalid,
                "skip Matrix Market entries whose indices lie outside the matrix, and report how many");
   app.add_flag("--json", options.json, "print one JSON object instead of text");
+}
+
+void addModeOption(CLI::App& app, std::string& mode, const std::string& help) {
+  app.add_option("--mode", mode, help)
+      ->check(CLI::IsMember({toString(Mode::Fast), toString(Mode::Deterministic), toString(Mode::Accurate)}))
+      ->capture_default_str();
+}
+
+void addKernelBuildFlags(CLI::App& app, bool& force, bool& portable) {
+  app.add_flag("--force", force, "build a padded format even past its padding limit (stored slots / nonzeros > 3)");
+  app.add_flag("--portable", portable,
+               "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
 }
 
 }  // namespace araios::cli
