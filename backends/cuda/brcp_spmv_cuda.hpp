@@ -12,6 +12,7 @@
 // SpmvOptions::portableOnly runs the portable kernel instead; the tests compare the two bit
 // for bit.
 #include <araios/detail/spmv_dispatch.hpp>
+#include <backends/cuda/check_cuda.hpp>
 #include <araios/error.hpp>
 #include <araios/types.hpp>
 #include <formats/brcp/brcp.hpp>
@@ -23,7 +24,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <string>
 
 namespace araios::Impl {
 
@@ -108,11 +108,7 @@ struct Spmv<Kokkos::Cuda, BrcpMatrix<Value, Ordinal, Offset, Device>> {
     const BrcpWarpArguments<Brcp, XView, YView, AtomicSplit> args{A, x, {A, y, alpha, beta, A.numBlocks()}};
     brcpWarpKernel<Brcp, XView, YView, AtomicSplit>
         <<<grid, kBrcpWarpsPerCudaBlock * Brcp::blockRows, 0, exec.cuda_stream()>>>(args);
-    const cudaError_t status = cudaGetLastError();
-    if (status != cudaSuccess) {
-      throw RuntimeError(std::string("BRCP CUDA kernel launch failed: ") + cudaGetErrorString(status) +
-                         "; expected a working CUDA device");
-    }
+    cuda::checkCuda(cudaGetLastError(), "BRCP CUDA kernel launch");
   }
 };
 

@@ -12,6 +12,7 @@
 // (unfusedSum, accumulateProduct), so the bits equal the portable kernel's and the host
 // evaluation of test_canonical_orders; SpmvOptions::portableOnly runs the portable kernel.
 #include <araios/detail/spmv_dispatch.hpp>
+#include <backends/cuda/check_cuda.hpp>
 #include <araios/error.hpp>
 #include <araios/types.hpp>
 #include <formats/csr/csr_spmv.hpp>
@@ -21,7 +22,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <string>
 
 namespace araios::Impl {
 
@@ -107,11 +107,7 @@ struct CsrLanesSpmv<Kokkos::Cuda> {
                                         "csr-vector CUDA grid size");
     csrLanesWarpKernel<V, Csr, XView, YView>
         <<<grid, kCsrLanesThreadsPerCudaBlock, 0, exec.cuda_stream()>>>(CsrLanesArguments<Csr, XView, YView>{A, x, y, alpha, beta});
-    const cudaError_t status = cudaGetLastError();
-    if (status != cudaSuccess) {
-      throw RuntimeError(std::string("csr-vector CUDA kernel launch failed: ") + cudaGetErrorString(status) +
-                         "; expected a working CUDA device");
-    }
+    cuda::checkCuda(cudaGetLastError(), "csr-vector CUDA kernel launch");
   }
 };
 

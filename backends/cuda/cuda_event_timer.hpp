@@ -1,24 +1,15 @@
 #pragma once
-// CUDA runtime error checks and a CUDA-event timer, for code that calls the runtime directly
-// (the benchmark's GPU timing and its cuSPARSE baseline). Only for builds with Kokkos CUDA.
+// A CUDA-event timer, for the benchmark's GPU timing and its cuSPARSE baseline (with the runtime
+// error check of check_cuda.hpp). Only for builds with Kokkos CUDA.
 //
 // Events time what runs on one stream between two points, on the GPU's own clock: unlike a
 // host timer around a fence, they leave out the launch latency the host sees and the fence's
 // own cost, which for kernels of a few microseconds would otherwise dominate.
-#include <araios/error.hpp>
+#include <backends/cuda/check_cuda.hpp>
 
 #include <cuda_runtime.h>
 
-#include <string>
-
 namespace araios::cuda {
-
-/// Throws araios::RuntimeError naming the call and CUDA's message when `status` is an error.
-inline void checkCuda(cudaError_t status, const char* call) {
-  if (status != cudaSuccess) {
-    throw RuntimeError(std::string(call) + " failed: " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status));
-  }
-}
 
 /// Elapsed GPU time on one stream between start() and stop().
 class CudaEventTimer {

@@ -148,23 +148,14 @@ CsrVectorShape csrVectorShape(double meanRowLength) {
   }
 }
 
-/// Launch shape of the deterministic lanes kernel: on a GPU a group of V physical lanes per row,
-/// V from the mean row length as in Fast mode (at least 4, so that a 256-thread team's scratch,
-/// 32 values per row, stays at 16 KB for double); one thread with one vector lane per chunk of
-/// rows on a CPU. The shape changes only the speed: the canonical order is the same for any shape.
+/// Launch shape of the deterministic lanes kernel: Fast mode's shape (csrVectorShape) for a mean
+/// row length of at least 4, so that on a GPU a 256-thread team holds at most 64 rows and its
+/// scratch, 32 values per row, stays at 16 KB for double. The shape changes only the speed: the
+/// canonical order is the same for any shape.
 template <class ExecSpace>
 CsrVectorShape csrLanesShape(double meanRowLength) {
-  constexpr int kThreadsPerTeam = 256;
-  constexpr int kHostRowsPerTeam = 128;
-  constexpr int kMinLanes = 4;
-  if constexpr (isHostSpace<ExecSpace>()) {
-    return {1, 1, kHostRowsPerTeam};
-  } else {
-    int lanes = kMinLanes;
-    while (lanes < kCanonicalLanes && lanes < meanRowLength) lanes *= 2;
-    const int teamSize = kThreadsPerTeam / lanes;
-    return {lanes, teamSize, teamSize};
-  }
+  constexpr double kMinLanes = 4;
+  return csrVectorShape<ExecSpace>(meanRowLength > kMinLanes ? meanRowLength : kMinLanes);
 }
 
 /// The portable deterministic csr-vector product (the canonical 32-lane order).
