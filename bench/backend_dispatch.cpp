@@ -12,7 +12,7 @@
 #include <Kokkos_Core.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
-#include <backends/cuda/cuda_event_timer.hpp>
+#include "cuda/cuda_event_timer.hpp"
 #endif
 
 #include <algorithm>

@@ -1,19 +1,20 @@
 #include "kernel_plan.hpp"
 
-#include <format_registry.hpp>
+#include <araios/kernel_registry.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
-#include <backends/cuda/cusparse_spmv.hpp>
+#include "cuda/cusparse_spmv.hpp"
 #endif
 
 namespace araios::bench {
 
 std::vector<PlannedKernel> kernelPlan(const std::string& backend, const BenchOptions& options) {
   std::vector<PlannedKernel> plan;
-  for (const auto& k : cli::kernelInfos())
-    for (const auto& mode : options.modes) plan.push_back({k.name, k.format, "araios", mode});
+  for (const KernelEntry& k : kernelRegistry())
+    for (const auto& mode : options.modes)
+      plan.push_back({std::string(k.name), std::string(formatName(k.format)), "araios", mode});
 #ifdef KOKKOS_ENABLE_CUDA
   if (backend == "cuda")
     for (const auto a : cuda::allCusparseAlgorithms()) plan.push_back({cuda::kernelName(a), cuda::formatName(a), "cusparse"});

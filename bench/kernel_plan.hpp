@@ -1,6 +1,6 @@
 #pragma once
-// The kernels measured on one backend: every Araios kernel of the format registry
-// (tools/format_registry.hpp: new formats appear here without any change), then the baselines
+// The kernels measured on one backend: every Araios kernel of the registry
+// (araios/kernel_registry.hpp: new kernels appear here without any change), then the baselines
 // of that backend: cuSPARSE's four algorithms on CUDA, the plain OpenMP CSR loop and (when the
 // build found Kokkos Kernels) KokkosSparse::spmv on OpenMP.
 // --kernels filters all of them; each Araios kernel is planned once per mode of --modes.

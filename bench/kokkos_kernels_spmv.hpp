@@ -11,7 +11,7 @@
 // kernels and the OpenMP loop read. convertSeconds() is the time to build the CrsMatrix.
 #ifdef ARAIOS_BENCH_HAVE_KOKKOS_KERNELS
 
-#include <formats/csr/csr.hpp>
+#include <araios/formats/csr/csr.hpp>
 
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>

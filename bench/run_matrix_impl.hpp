@@ -1,7 +1,7 @@
 #pragma once
 // runMatrix: see run_matrix.hpp. For one matrix, backend and precision:
 //   1. the matrix to CSR (int32 indices) on the backend, x (and y0 when beta != 0) from the seed,
-//      and the long-double host reference (core/include/araios/reference_spmv.hpp);
+//      and the long-double host reference (include/araios/reference_spmv.hpp);
 //   2. for each planned kernel: build its format from the CSR (timed: convert_s), one product
 //      into a NaN-filled y checked against the reference (tools/accuracy.hpp), then the timed
 //      products (timing.hpp). A format that refuses the matrix (PaddingError) or the backend
@@ -19,14 +19,14 @@
 #include "timing.hpp"
 
 #include <accuracy.hpp>
-#include <format_registry.hpp>
+#include <araios/operator.hpp>
 
 #include <araios/araios.hpp>
 #include <araios/format_options.hpp>
 #include <araios/reference_spmv.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
-#include <backends/cuda/cusparse_spmv.hpp>
+#include "cuda/cusparse_spmv.hpp"
 #endif
 
 #include <fmt/core.h>
@@ -122,14 +122,16 @@ struct Workspace {
 
 template <class ExecSpace, class Value>
 void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k, ResultRow& row) {
-  auto p = cli::prepareSpmv(w.exec, k.name, w.csr);
-  row.convertSeconds = p.convertSeconds;
-  row.footprintBytes = p.bytes;
-  row.storedSlots = p.storedSlots;
-  if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(p.storedSlots) / static_cast<double>(w.host.nnz());
+  OperatorOptions options;
+  options.kernel = parseKernel(k.name);
+  options.mode = parseMode(k.mode);
+  const SpmvOperator<Value, std::int32_t, std::int32_t, ExecSpace> op(w.exec, w.csr, options);
+  row.convertSeconds = op.buildSeconds();
+  row.footprintBytes = op.formatBytes();
+  row.storedSlots = op.storedSlots();
+  if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(op.storedSlots()) / static_cast<double>(w.host.nnz());
   const Value alpha = w.alpha, beta = w.beta;
-  const Mode mode = parseMode(k.mode);
-  w.measure(row, p.bytes, [&] { p.runInMode(w.x, w.y, alpha, beta, mode); });
+  w.measure(row, op.formatBytes(), [&] { op.apply(w.exec, w.x, w.y, alpha, beta); });
 }
 
 template <class ExecSpace, class Value>

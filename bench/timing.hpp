@@ -1,7 +1,7 @@
 #pragma once
 // Timing of repeated products: kWarmups untimed runs, then `reps` timed ones, each timed on
 // its own. On the GPU, CUDA events recorded on the execution space's stream around the call
-// (backends/cuda/cuda_event_timer.hpp); on the CPU, a host timer around the call and a fence.
+// (bench/cuda/cuda_event_timer.hpp); on the CPU, a host timer around the call and a fence.
 // The median is reported: unlike the mean it ignores the odd rep that an interrupt or a clock
 // change stretched, and unlike the minimum it does not reward a lucky rep.
 #include "bench_options.hpp"
@@ -9,7 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
-#include <backends/cuda/cuda_event_timer.hpp>
+#include "cuda/cuda_event_timer.hpp"
 #endif
 
 #include <algorithm>

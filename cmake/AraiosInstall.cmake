@@ -1,8 +1,6 @@
 # Installs the headers, the library and a CMake package so that applications can say
 # find_package(Araios) and link Araios::araios.
-install(DIRECTORY core/include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY formats backends DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/araios_impl
-        FILES_MATCHING PATTERN "*.hpp")
+install(DIRECTORY include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
 install(TARGETS araios EXPORT AraiosTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})

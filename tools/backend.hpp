@@ -36,6 +36,12 @@ inline std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+/// "auto" followed by `names`: the choices of a --format option.
+inline std::vector<std::string> withAuto(std::vector<std::string> names) {
+  names.insert(names.begin(), "auto");
+  return names;
+}
+
 /// Calls f(ExecSpace{}) for the named backend.
 template <class F>
 void withBackend(const std::string& name, F&& f) {

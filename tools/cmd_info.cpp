@@ -1,7 +1,6 @@
 // araios info FILE: shape, row-length statistics and what each format would cost.
 #include "backend.hpp"
 #include "command.hpp"
-#include "format_registry.hpp"
 #include "load_matrix.hpp"
 
 #include <araios/araios.hpp>
@@ -41,16 +40,18 @@ int runInfo(const InfoArgs& args) {
   std::vector<FormatCost> costs;
   const bool fits32 = s.rows <= INT32_MAX && s.cols <= INT32_MAX && s.nnz <= INT32_MAX;
   const Csr32 csr32 = fits32 ? csrFromHost<Csr32>(host) : Csr32{};
-  for (const auto& kernel : kernelInfos()) {
+  for (const KernelEntry& kernel : kernelRegistry()) {
     // Kernels that share a storage format share its footprint: list each format once.
-    if (!costs.empty() && costs.back().name == kernel.format) continue;
+    if (!costs.empty() && costs.back().name == formatName(kernel.format)) continue;
     FormatCost cost;
-    cost.name = kernel.format;
+    cost.name = formatName(kernel.format);
     try {
       if (!fits32) throw UnsupportedError("needs 64-bit indices");
-      const auto prepared = prepareSpmv(exec, kernel.name, csr32);
-      cost.bytes = prepared.bytes;
-      cost.paddingRatio = s.nnz ? static_cast<double>(prepared.storedSlots) / s.nnz : 1.0;
+      OperatorOptions options;
+      options.kernel = kernel.kernel;
+      const SpmvOperator<Value, std::int32_t, std::int32_t, Exec> prepared(exec, csr32, options);
+      cost.bytes = prepared.formatBytes();
+      cost.paddingRatio = s.nnz ? static_cast<double>(prepared.storedSlots()) / s.nnz : 1.0;
     } catch (const Error& e) {
       cost.refusal = e.what();
     }

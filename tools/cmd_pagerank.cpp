@@ -5,8 +5,6 @@
 // Exit codes: 0 converged; 3 did not converge in --maxiter iterations; 1 refused input.
 #include "backend.hpp"
 #include "command.hpp"
-#include "format_registry.hpp"
-#include "prepared_operator.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -55,16 +53,18 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
   options.dangling = args.dangling == "drop" ? PageRankDangling::Drop : PageRankDangling::Uniform;
   options.norm = args.norm == "max" ? PageRankNorm::Max : PageRankNorm::L1;
   options.mode = parseMode(args.mode);
-  options.spmv.mode = options.mode;
 
   Kokkos::Timer timer;
   const PageRankGraph graph = pageRankGraph(adjacency, !args.unweighted);
   const Csr csr = csrFromHost<Csr>(graph.transitionT);
   FormatOptions formatOptions;
   formatOptions.force = args.force;
-  const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(
-      prepareSpmv(exec, args.format, csr, formatOptions, args.portable));
-  const PreparedOperator<ExecSpace, Value> Gt{graph.numNodes, graph.numNodes, prepared};
+  OperatorOptions operatorOptions;
+  operatorOptions.kernel = parseKernel(args.format);
+  operatorOptions.mode = options.mode;  // the products follow the same mode as the reduction
+  operatorOptions.format = formatOptions;
+  operatorOptions.portableOnly = args.portable;
+  const SpmvOperator<Value, Ordinal, Offset, ExecSpace> Gt(exec, csr, operatorOptions);
   const auto mask = danglingMask<Value, Device>(graph);
   Kokkos::View<Value*, Device> rank("rank", graph.numNodes);
   exec.fence();
@@ -168,8 +168,8 @@ Command addPageRankCommand(CLI::App& parent) {
       "any graph size; a max-norm test on probabilities (sum 1) would stop at once on large graphs.\n"
       "Edge weights are |a_ij| normalised per source row (1 for pattern files or with --unweighted).");
   app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "SpMV kernel for G^T: " + joined(kernelNames()))
-      ->check(CLI::IsMember(kernelNames()))
+  app->add_option("--format", args->format, "SpMV kernel for G^T: auto or " + joined(kernelNames()))
+      ->check(CLI::IsMember(withAuto(kernelNames())))
       ->capture_default_str();
   addModeOption(*app, args->mode,
                 "SpMV and reductions: fast, deterministic (the same bits on every backend), accurate (correctly "

@@ -13,7 +13,6 @@
 #include "accuracy.hpp"
 #include "backend.hpp"
 #include "command.hpp"
-#include "format_registry.hpp"
 #include "load_matrix.hpp"
 #include "repro_child.hpp"
 
@@ -139,11 +138,14 @@ nlohmann::json workerTyped(const ExecSpace& exec, const io::HostMatrix& host, co
   const int threads = ExecSpace().concurrency();
 
   nlohmann::json runs = nlohmann::json::array();
-  for (const auto& info : kernelInfos()) {
+  for (const KernelEntry& info : kernelRegistry()) {
     std::string refused;
-    PreparedSpmv<ExecSpace, Value> kernel;
+    SpmvOperator<Value, Ordinal, Offset, ExecSpace> kernel;
     try {
-      kernel = prepareSpmv(exec, info.name, csr, formatOptions);
+      OperatorOptions options;
+      options.kernel = info.kernel;
+      options.format = formatOptions;
+      kernel = SpmvOperator<Value, Ordinal, Offset, ExecSpace>(exec, csr, options);
     } catch (const PaddingError& e) {
       refused = e.what();
     }
@@ -162,7 +164,7 @@ nlohmann::json workerTyped(const ExecSpace& exec, const io::HostMatrix& host, co
       for (int r = 0; r < args.runs; ++r) {
         Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());  // an unwritten row must show
         try {
-          kernel.runInMode(x, y, Value(1), Value(0), mode);
+          kernel.apply(exec, x, y, Value(1), Value(0), mode);
         } catch (const UnsupportedError& e) {  // a mode this kernel does not offer
           run["unsupported"] = e.what();
           break;

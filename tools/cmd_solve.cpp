@@ -5,8 +5,6 @@
 // broke down; 1 refused input (a zero diagonal for Jacobi, a bad right-hand side, ...).
 #include "backend.hpp"
 #include "command.hpp"
-#include "format_registry.hpp"
-#include "prepared_operator.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -145,7 +143,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   options.restart = args.restart;
   options.reorthogonalize = args.reorthogonalize;
   options.mode = parseMode(args.mode);
-  options.spmv.mode = options.mode;  // the products follow the same mode as the reductions
   options.preconditioner = args.precond.empty()  ? Preconditioner::Default
                            : args.precond == "none" ? Preconditioner::None
                                                     : Preconditioner::Jacobi;
@@ -158,9 +155,12 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   const Csr csr = csrFromHost<Csr>(host);
   FormatOptions formatOptions;
   formatOptions.force = args.force;
-  const auto prepared = std::make_shared<const PreparedSpmv<ExecSpace, Value>>(
-      prepareSpmv(exec, kernelName, csr, formatOptions, args.portable));
-  const PreparedOperator<ExecSpace, Value> A{host.numRows, host.numCols, prepared};
+  OperatorOptions operatorOptions;
+  operatorOptions.kernel = parseKernel(kernelName);
+  operatorOptions.mode = options.mode;  // the products follow the same mode as the reductions
+  operatorOptions.format = formatOptions;
+  operatorOptions.portableOnly = args.portable;
+  const SpmvOperator<Value, Ordinal, Offset, ExecSpace> A(exec, csr, operatorOptions);
   Vector diagonal;
   if (needsDiagonal(method, options.preconditioner)) diagonal = extractDiagonal(exec, csr);
   Vector b("b", host.numRows), x("x", host.numRows);

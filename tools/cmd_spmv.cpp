@@ -2,7 +2,6 @@
 #include "accuracy.hpp"
 #include "backend.hpp"
 #include "command.hpp"
-#include "format_registry.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -40,15 +39,15 @@ struct Repeatability {
 };
 
 /// Runs the product `runs` more times, each into a NaN-filled y, and compares the bits.
-template <class Value, class Kernel, class Vector>
-Repeatability measureRepeatability(const Kernel& kernel, const Vector& x, const Vector& y, Mode mode, int runs) {
+template <class Value, class Operator, class Vector>
+Repeatability measureRepeatability(const Operator& kernel, const Vector& x, const Vector& y, int runs) {
   Repeatability r;
   r.runs = runs;
   std::set<std::string> hashes;
   std::vector<Value> first;
   for (int run = 0; run < runs; ++run) {
     Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
-    kernel.runInMode(x, y, Value(1), Value(0), mode);
+    kernel.apply(typename Operator::execution_space(), x, y, Value(1), Value(0));
     auto yHost = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
     hashes.insert(hashBits(yHost));
     if (run == 0) {
@@ -81,8 +80,14 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   const double toCsrSeconds = timer.seconds();
   FormatOptions formatOptions;
   formatOptions.force = args.force;
-  const auto kernel = prepareSpmv(exec, args.format, csr, formatOptions, args.portable);
   const Mode mode = parseMode(args.mode);
+  OperatorOptions operatorOptions;
+  operatorOptions.kernel = parseKernel(args.format);
+  operatorOptions.mode = mode;
+  operatorOptions.format = formatOptions;
+  operatorOptions.portableOnly = args.portable;
+  const SpmvOperator<Value, Ordinal, Offset, ExecSpace> kernel(exec, csr, operatorOptions);
+  const std::string kernelName(kernel.kernel().name);
 
   const std::vector<Value> xHost = makeX<Value>(host.numCols, args.seed);
   Kokkos::View<Value*, Device> x("x", host.numCols), y("y", host.numRows);
@@ -93,12 +98,12 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   Kokkos::deep_copy(y, std::numeric_limits<Value>::quiet_NaN());
 
   const Value alpha = 1, beta = 0;
-  kernel.runInMode(x, y, alpha, beta, mode);  // warm-up: first-touch pages, load kernels
+  kernel.apply(exec, x, y, alpha, beta);  // warm-up: first-touch pages, load kernels
   exec.fence();
   std::vector<double> times;
   for (int r = 0; r < args.repeat; ++r) {
     timer.reset();
-    kernel.runInMode(x, y, alpha, beta, mode);
+    kernel.apply(exec, x, y, alpha, beta);
     exec.fence();
     times.push_back(timer.seconds());
   }
@@ -110,17 +115,17 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   const Accuracy accuracy = measureAccuracy<Value>(ref, yHost);
   const double flops = 2.0 * static_cast<double>(host.nnz());
   // Bytes a kernel must move at least: the format's arrays, x read once, y written once.
-  const double bytes = static_cast<double>(kernel.bytes) + sizeof(Value) * double(host.numCols + host.numRows);
+  const double bytes = static_cast<double>(kernel.formatBytes()) + sizeof(Value) * double(host.numCols + host.numRows);
   const std::string hash = hashBits(y);
   const int threads = ExecSpace().concurrency();
-  const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, mode, args.repeatability);
+  const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, args.repeatability);
 
   if (args.run.json) {
     nlohmann::json j = {{"file", args.file},
                         {"rows", host.numRows},
                         {"cols", host.numCols},
                         {"nnz", host.nnz()},
-                        {"format", args.format},
+                        {"format", kernelName},
                         {"mode", toString(mode)},
                         {"backend", args.run.backend},
                         {"threads", threads},
@@ -131,9 +136,10 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
                         {"time_s", seconds},
                         {"gflops", flops / seconds * 1e-9},
                         {"gbps", bytes / seconds * 1e-9},
-                        {"format_bytes", kernel.bytes},
+                        {"format_bytes", kernel.formatBytes()},
+                        {"workspace_bytes", kernel.workspaceBytes()},
                         {"csr_build_s", toCsrSeconds},
-                        {"convert_s", kernel.convertSeconds},
+                        {"convert_s", kernel.buildSeconds()},
                         {"max_rel_error", accuracy.maxRelError},
                         {"within_error_bound", accuracy.withinBound},
                         {"hash", hash}};
@@ -145,11 +151,12 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("matrix    {}: {} x {}, {} stored entries\n", args.file, host.numRows, host.numCols, host.nnz());
-    fmt::print("kernel    {} ({} mode) on {} ({} threads), {}, {}-bit indices\n", args.format, toString(mode),
+    fmt::print("kernel    {}{} ({} mode) on {} ({} threads), {}, {}-bit indices\n", kernelName,
+               args.format == "auto" ? " (chosen by auto)" : "", toString(mode),
                args.run.backend, threads, args.run.precision, 8 * sizeof(Offset));
     fmt::print("time      {:.3f} us per product (median of {})\n", seconds * 1e6, args.repeat);
     fmt::print("rate      {:.2f} GFLOP/s, {:.2f} GB/s effective ({} bytes of {})\n", flops / seconds * 1e-9,
-               bytes / seconds * 1e-9, kernel.bytes, args.format);
+               bytes / seconds * 1e-9, kernel.formatBytes(), kernelName);
     fmt::print("error     {:.3e} max relative vs the long-double reference; error bound {}\n", accuracy.maxRelError,
                accuracy.withinBound ? "holds on every row" : "VIOLATED");
     fmt::print("hash      {}\n", hash);
@@ -168,8 +175,8 @@ Command addSpmvCommand(CLI::App& parent) {
   auto args = std::make_shared<SpmvArgs>();
   CLI::App* app = parent.add_subcommand("spmv", "time y = A*x with one kernel and check it against the host reference");
   app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "kernel: " + joined(kernelNames()))
-      ->check(CLI::IsMember(kernelNames()))
+  app->add_option("--format", args->format, "kernel: auto or " + joined(kernelNames()))
+      ->check(CLI::IsMember(withAuto(kernelNames())))
       ->capture_default_str();
   addModeOption(*app, args->mode, "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)");
   app->add_option("--repeat", args->repeat, "timed products; the median is reported")

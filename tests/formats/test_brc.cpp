@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/brc/brc_convert.hpp>
-#include <formats/brc/brc_spmv.hpp>
+#include <araios/formats/brc/brc_convert.hpp>
+#include <araios/formats/brc/brc_spmv.hpp>
 
 #include <algorithm>
 #include <cstring>

@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/dia/dia_convert.hpp>
-#include <formats/dia/dia_spmv.hpp>
+#include <araios/formats/dia/dia_convert.hpp>
+#include <araios/formats/dia/dia_spmv.hpp>
 
 #include <cmath>
 #include <limits>

@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/ell/ell_convert.hpp>
-#include <formats/ell/ell_spmv.hpp>
+#include <araios/formats/ell/ell_convert.hpp>
+#include <araios/formats/ell/ell_spmv.hpp>
 
 #include <cmath>
 #include <limits>

@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/hyb/hyb_convert.hpp>
-#include <formats/hyb/hyb_spmv.hpp>
+#include <araios/formats/hyb/hyb_convert.hpp>
+#include <araios/formats/hyb/hyb_spmv.hpp>
 
 #include <algorithm>
 #include <optional>

@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/jds/jds_convert.hpp>
-#include <formats/jds/jds_spmv.hpp>
+#include <araios/formats/jds/jds_convert.hpp>
+#include <araios/formats/jds/jds_spmv.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -12,8 +12,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/sccsr/sccsr_convert.hpp>
-#include <formats/sccsr/sccsr_spmv.hpp>
+#include <araios/formats/sccsr/sccsr_convert.hpp>
+#include <araios/formats/sccsr/sccsr_spmv.hpp>
 
 #include <algorithm>
 #include <array>

@@ -12,8 +12,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/sell/sell_convert.hpp>
-#include <formats/sell/sell_spmv.hpp>
+#include <araios/formats/sell/sell_convert.hpp>
+#include <araios/formats/sell/sell_spmv.hpp>
 
 #include <algorithm>
 #include <cmath>

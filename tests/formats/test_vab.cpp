@@ -11,8 +11,8 @@
 #include "support/spmv_check.hpp"
 
 #include <araios/araios.hpp>
-#include <formats/vab/vab_convert.hpp>
-#include <formats/vab/vab_spmv.hpp>
+#include <araios/formats/vab/vab_convert.hpp>
+#include <araios/formats/vab/vab_spmv.hpp>
 
 #include <cmath>
 #include <limits>

@@ -10,7 +10,7 @@
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
 
-#include "core/io/text_source.hpp"
+#include "src/io/text_source.hpp"
 #include "support/matrices.hpp"
 
 #include <unistd.h>

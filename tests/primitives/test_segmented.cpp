@@ -1,4 +1,4 @@
-// Segmented scans and sums (core/include/araios/primitives/segmented_*.hpp, team_segmented_scan.hpp,
+// Segmented scans and sums (include/araios/primitives/segmented_*.hpp, team_segmented_scan.hpp,
 // backends/cuda/warp_segmented_scan_cuda.hpp), on every enabled backend:
 //   - bit for bit against a host emulation of the documented canonical order, written here
 //     independently of the library (double-buffered Hillis-Steele steps instead of in-place);
@@ -19,7 +19,7 @@
 #include <araios/primitives/segmented_sum.hpp>
 #include <araios/primitives/team_segmented_scan.hpp>
 #ifdef KOKKOS_ENABLE_CUDA
-#include <backends/cuda/warp_segmented_scan_cuda.hpp>
+#include <araios/backends/cuda/warp_segmented_scan_cuda.hpp>
 #endif
 
 #include <algorithm>

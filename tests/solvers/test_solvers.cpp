@@ -38,19 +38,6 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 // solvers are generic over any operator with an Impl::Spmv specialisation.
 namespace araios::test {
 
-template <class Csr>
-struct FmaCsrOperator {
-  using value_type = typename Csr::value_type;
-  using ordinal_type = typename Csr::ordinal_type;
-  using size_type = typename Csr::size_type;
-  using device_type = typename Csr::device_type;
-  using execution_space = typename Csr::execution_space;
-  using memory_space = typename Csr::memory_space;
-  Csr csr;
-  ordinal_type numRows = 0;
-  ordinal_type numCols = 0;
-};
-
 template <class Csr, class XView, class YView>
 struct FmaCsrKernel {
   using Value = typename Csr::value_type;
@@ -65,6 +52,23 @@ struct FmaCsrKernel {
   }
 };
 
+/// A user's own operator: what the solvers need of one (value_type, device_type, numRows(),
+/// numCols(), apply(exec, x, y)); the diagonal is passed to the solver.
+template <class Csr>
+struct FmaCsrOperator {
+  using value_type = typename Csr::value_type;
+  using device_type = typename Csr::device_type;
+  Csr csr;
+  std::int64_t numRows() const { return csr.numRows; }
+  std::int64_t numCols() const { return csr.numCols; }
+  template <class ExecSpace, class XView, class YView>
+  void apply(const ExecSpace& exec, const XView& x, const YView& y) const {
+    Kokkos::parallel_for("test::fma_csr",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, csr.numRows),
+                         FmaCsrKernel<Csr, XView, YView>{csr, x, y, value_type(1), value_type(0)});
+  }
+};
+
 }  // namespace araios::test
 
 namespace araios {
@@ -72,18 +76,6 @@ namespace araios {
 inline std::ostream& operator<<(std::ostream& os, SolveStatus s) { return os << toString(s); }
 }  // namespace araios
 
-namespace araios::Impl {
-template <class ExecSpace, class Csr>
-struct Spmv<ExecSpace, test::FmaCsrOperator<Csr>> {
-  template <class XView, class YView>
-  static void apply(const ExecSpace& exec, const test::FmaCsrOperator<Csr>& A, const XView& x, const YView& y,
-                    typename Csr::value_type alpha, typename Csr::value_type beta, const SpmvOptions&) {
-    Kokkos::parallel_for("test::fma_csr", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(
-                                              exec, 0, A.numRows),
-                         test::FmaCsrKernel<Csr, XView, YView>{A.csr, x, y, alpha, beta});
-  }
-};
-}  // namespace araios::Impl
 
 namespace {
 
@@ -122,18 +114,28 @@ struct System {
   using Device = typename Cfg::device_type;
   using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
   using Vector = Kokkos::View<Value*, Device>;
+  using Operator = SpmvOperator<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Exec>;
   const io::HostMatrix& host;
   Csr A;
+  Operator op;  ///< csr-scalar, deterministic: one thread per row, fixed order in the row
   Vector b, x;
   std::vector<double> bHost;
 
-  explicit System(const io::HostMatrix& h) : host(h), A(csrFromHost<Csr>(h)) {
+  explicit System(const io::HostMatrix& h, Kernel kernel = Kernel::CsrScalar, Mode mode = Mode::Deterministic)
+      : host(h), A(csrFromHost<Csr>(h)), op(Exec(), A, operatorOptions(kernel, mode)) {
     b = Vector("b", h.numRows);
     x = Vector("x", h.numRows);
     Kokkos::deep_copy(b, Value(1));
     bHost.assign(h.numRows, 1.0);
   }
   double hostResidual() const { return hostRelativeResidual(host, x, bHost); }
+
+  static OperatorOptions operatorOptions(Kernel kernel, Mode mode) {
+    OperatorOptions o;
+    o.kernel = kernel;
+    o.mode = mode;
+    return o;
+  }
 };
 
 SolverOptions deterministicOptions(double tol, int maxIterations) {
@@ -141,7 +143,6 @@ SolverOptions deterministicOptions(double tol, int maxIterations) {
   o.tolerance = tol;
   o.maxIterations = maxIterations;
   o.mode = ReductionMode::Deterministic;
-  o.spmv.algorithm = SpmvAlgorithm::CsrScalar;  // one thread per row, fixed order in the row
   return o;
 }
 
@@ -188,7 +189,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(jacobi_converges_where_the_spectral_radius_is_belo
       {"sherman3", 1e-5}, {"orsirr_2", 1e-8}, {"cage10", 1e-8}, {"lsc_F_2", 1e-8}};
   for (const auto& [name, tol] : cases) {
     System<Cfg> s(matrix(name));
-    const SolveResult r = jacobi(exec, s.A, s.b, s.x, deterministicOptions(tol, 40000));
+    const SolveResult r = jacobi(exec, s.op, s.b, s.x, deterministicOptions(tol, 40000));
     BOOST_TEST(r.status == SolveStatus::Converged, name << ": " << r.message);
     BOOST_TEST(r.residual < tol, name);
     BOOST_TEST(static_cast<int>(r.history.size()) == r.iterations, name);
@@ -200,7 +201,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(jacobi_reports_divergence_and_returns_no_solution,
   typename Cfg::execution_space exec;
   for (const char* name : {"c-62", "nsjac"}) {  // rho about 1e7 and 2.92
     System<Cfg> s(matrix(name));
-    const SolveResult r = jacobi(exec, s.A, s.b, s.x, deterministicOptions(1e-8, 10000));
+    const SolveResult r = jacobi(exec, s.op, s.b, s.x, deterministicOptions(1e-8, 10000));
     BOOST_TEST(r.status == SolveStatus::Diverged, name << ": " << r.message);
     BOOST_TEST(r.diverged);
     BOOST_TEST(!r.converged);
@@ -223,7 +224,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(jacobi_refuses_zero_diagonals_naming_the_row, Cfg,
   for (const auto& [name, row, count] : cases) {
     System<Cfg> s(matrix(name));
     try {
-      jacobi(exec, s.A, s.b, s.x, deterministicOptions(1e-8, 100));
+      jacobi(exec, s.op, s.b, s.x, deterministicOptions(1e-8, 100));
       BOOST_ERROR(name << ": Jacobi ran on a matrix with zero diagonal entries");
     } catch (const InputError& e) {
       const std::string what = e.what();
@@ -247,7 +248,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cg_solves_the_spd_matrices_to_1e_8, Cfg, SolverCon
       System<Cfg> s(matrix(name));
       SolverOptions o = deterministicOptions(1e-8, 20000);
       o.preconditioner = p;
-      const SolveResult r = cg(exec, s.A, s.b, s.x, o);
+      const SolveResult r = cg(exec, s.op, s.b, s.x, o);
       const std::string label = std::string("cg ") + name + " precond " + toString(p);
       BOOST_TEST(r.status == SolveStatus::Converged, label << ": " << r.message);
       const double host = s.hostResidual();
@@ -263,7 +264,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(cg_in_accurate_and_fast_modes, Cfg, SolverConfigs)
     System<Cfg> s(matrix("nos5"));
     SolverOptions o = deterministicOptions(1e-8, 5000);
     o.mode = mode;
-    const SolveResult r = cg(exec, s.A, s.b, s.x, o);
+    const SolveResult r = cg(exec, s.op, s.b, s.x, o);
     BOOST_TEST(r.converged, toString(mode) << ": " << r.message);
     checkHonest<double>(std::string("cg nos5 ") + toString(mode), r, s.hostResidual());
   }
@@ -284,7 +285,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gmres30_solves_or_reports_what_it_reached, Cfg, So
     System<Cfg> s(matrix(name));
     SolverOptions o = deterministicOptions(1e-8, maxIterations);
     o.restart = 30;
-    const SolveResult r = gmres(exec, s.A, s.b, s.x, o);
+    const SolveResult r = gmres(exec, s.op, s.b, s.x, o);
     const std::string label = std::string("gmres(30) ") + name;
     const double host = s.hostResidual();
     if (mustConverge) BOOST_TEST(r.converged, label << ": " << r.message);
@@ -315,7 +316,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gmres_options_restart_reorthogonalize_precondition
     o.restart = v.restart;
     o.reorthogonalize = v.reorthogonalize;
     o.preconditioner = v.p;
-    const SolveResult r = gmres(exec, s.A, s.b, s.x, o);
+    const SolveResult r = gmres(exec, s.op, s.b, s.x, o);
     BOOST_TEST(r.converged, v.name << ": " << r.message);
     checkHonest<double>(std::string("gmres orsirr_2 ") + v.name, r, s.hostResidual());
   }
@@ -389,7 +390,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(small_systems_with_known_answers, Cfg, test::AllCo
   {
     // 1x1: Jacobi gives x = b/a in one sweep and sees a zero step in the second.
     System<Cfg> s(test::fromTriplets(1, 1, {{0, 0, 4.0}}));
-    const SolveResult r = jacobi(exec, s.A, s.b, s.x, deterministicOptions(tol, 10));
+    const SolveResult r = jacobi(exec, s.op, s.b, s.x, deterministicOptions(tol, 10));
     BOOST_TEST(r.converged);
     BOOST_TEST(r.iterations == 2);
     auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
@@ -398,7 +399,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(small_systems_with_known_answers, Cfg, test::AllCo
   {
     // A diagonal matrix: Jacobi-preconditioned CG is exact after one step.
     System<Cfg> s(test::fromTriplets(3, 3, {{0, 0, 2.0}, {1, 1, 4.0}, {2, 2, 8.0}}));
-    const SolveResult r = cg(exec, s.A, s.b, s.x, deterministicOptions(tol, 10));
+    const SolveResult r = cg(exec, s.op, s.b, s.x, deterministicOptions(tol, 10));
     BOOST_TEST(r.converged, r.message);
     BOOST_TEST(r.iterations == 1);
     auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
@@ -410,12 +411,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(small_systems_with_known_answers, Cfg, test::AllCo
     System<Cfg> s(tridiagonal(8, 2.0, -1.0));
     SolverOptions o = deterministicOptions(tol, 20);
     o.preconditioner = Preconditioner::None;
-    const SolveResult r = cg(exec, s.A, s.b, s.x, o);
+    const SolveResult r = cg(exec, s.op, s.b, s.x, o);
     BOOST_TEST(r.converged, r.message);
     BOOST_TEST(r.iterations <= 9);
     System<Cfg> g(tridiagonal(8, 2.0, -1.0));
     o.restart = 30;
-    const SolveResult rg = gmres(exec, g.A, g.b, g.x, o);
+    const SolveResult rg = gmres(exec, g.op, g.b, g.x, o);
     BOOST_TEST(rg.converged, rg.message);
     BOOST_TEST(rg.iterations <= 8);
     BOOST_TEST(rg.restarts == 0);
@@ -427,7 +428,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(small_systems_with_known_answers, Cfg, test::AllCo
     Kokkos::deep_copy(s.x, Value(7));
     for (SolverMethod m : {SolverMethod::Cg, SolverMethod::Gmres}) {
       Kokkos::deep_copy(s.x, Value(7));
-      const SolveResult r = solve(exec, s.A, s.b, s.x, m, deterministicOptions(tol, 10));
+      const SolveResult r = solve(exec, s.op, s.b, s.x, m, deterministicOptions(tol, 10));
       BOOST_TEST(r.converged, toString(m));
       BOOST_TEST(r.iterations == 0);
       auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
@@ -438,7 +439,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(small_systems_with_known_answers, Cfg, test::AllCo
     // The empty system.
     System<Cfg> s(test::fromTriplets(0, 0, {}));
     for (SolverMethod m : {SolverMethod::Jacobi, SolverMethod::Cg, SolverMethod::Gmres}) {
-      const SolveResult r = solve(exec, s.A, s.b, s.x, m, deterministicOptions(tol, 10));
+      const SolveResult r = solve(exec, s.op, s.b, s.x, m, deterministicOptions(tol, 10));
       BOOST_TEST(r.converged, toString(m) << ": " << r.message);
     }
   }
@@ -453,21 +454,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(breakdowns_and_refusals, Cfg, SolverConfigs) {
     System<Cfg> s(indefinite);
     SolverOptions o = deterministicOptions(1e-8, 10);
     o.preconditioner = Preconditioner::None;
-    const SolveResult r = cg(exec, s.A, s.b, s.x, o);
+    const SolveResult r = cg(exec, s.op, s.b, s.x, o);
     BOOST_TEST(r.status == SolveStatus::Breakdown, r.message);
     BOOST_TEST(r.message.find("not symmetric positive definite") != std::string::npos, r.message);
   }
   {
     // The Jacobi preconditioner refuses a non-positive diagonal, naming the row.
     System<Cfg> s(indefinite);
-    BOOST_CHECK_EXCEPTION(cg(exec, s.A, s.b, s.x, deterministicOptions(1e-8, 10)), InputError, [](const InputError& e) {
+    BOOST_CHECK_EXCEPTION(cg(exec, s.op, s.b, s.x, deterministicOptions(1e-8, 10)), InputError, [](const InputError& e) {
       return std::string(e.what()).find("row 1 ") != std::string::npos;
     });
   }
   {
     // A NaN in A: Jacobi stops as diverged at once, x holds the (finite) initial guess.
     System<Cfg> s(test::fromTriplets(2, 2, {{0, 0, 2.0}, {0, 1, std::nan("")}, {1, 1, 2.0}}));
-    const SolveResult r = jacobi(exec, s.A, s.b, s.x, deterministicOptions(1e-8, 10));
+    const SolveResult r = jacobi(exec, s.op, s.b, s.x, deterministicOptions(1e-8, 10));
     BOOST_TEST(r.diverged, r.message);
     BOOST_TEST(r.message.find("NaN or Inf") != std::string::npos, r.message);
     auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.x);
@@ -477,13 +478,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(breakdowns_and_refusals, Cfg, SolverConfigs) {
     // Mismatched sizes and a non-square matrix.
     System<Cfg> s(tridiagonal(4, 2.0, -1.0));
     typename System<Cfg>::Vector shortX("x", 3);
-    BOOST_CHECK_THROW(jacobi(exec, s.A, s.b, shortX), InputError);
+    BOOST_CHECK_THROW(jacobi(exec, s.op, s.b, shortX), InputError);
     System<Cfg> wide(test::randomMatrix(3, 4, 1, 2, 5));
     typename System<Cfg>::Vector x4("x", 4);
-    BOOST_CHECK_THROW(gmres(exec, wide.A, wide.b, x4), InputError);
+    BOOST_CHECK_THROW(gmres(exec, wide.op, wide.b, x4), InputError);
     SolverOptions bad;
     bad.restart = 0;
-    BOOST_CHECK_THROW(gmres(exec, s.A, s.b, s.x, bad), InputError);
+    BOOST_CHECK_THROW(gmres(exec, s.op, s.b, s.x, bad), InputError);
   }
 }
 
@@ -494,7 +495,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(gmres_first_cycle_matches_a_host_implementation, C
   System<Cfg> s(host);
   SolverOptions o = deterministicOptions(1e-30, 30);
   o.restart = 30;
-  const SolveResult r = gmres(exec, s.A, s.b, s.x, o);
+  const SolveResult r = gmres(exec, s.op, s.b, s.x, o);
   BOOST_TEST(r.history.size() == want.size());
   for (std::size_t k = 0; k < std::min(want.size(), r.history.size()); ++k) {
     BOOST_TEST(std::fabs(r.history[k] - want[k]) <= 1e-6 * want[k], "step " << k << ": " << r.history[k] << " vs " << want[k]);
@@ -507,7 +508,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(progress_callback_and_history, Cfg, SolverConfigs)
   SolverOptions o = deterministicOptions(1e-8, 5000);
   std::vector<std::pair<int, double>> seen;
   o.onProgress = [&](int k, double res) { seen.emplace_back(k, res); };
-  const SolveResult r = cg(exec, s.A, s.b, s.x, o);
+  const SolveResult r = cg(exec, s.op, s.b, s.x, o);
   BOOST_TEST(static_cast<int>(seen.size()) == r.iterations);
   BOOST_TEST(r.history.size() == seen.size());
   for (std::size_t k = 0; k < seen.size(); ++k) {
@@ -516,11 +517,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(progress_callback_and_history, Cfg, SolverConfigs)
   }
   o.recordHistory = false;
   System<Cfg> s2(matrix("nos5"));
-  BOOST_TEST(cg(exec, s2.A, s2.b, s2.x, o).history.empty());
+  BOOST_TEST(cg(exec, s2.op, s2.b, s2.x, o).history.empty());
 }
 
 // =============================================================================================
-// Any format: the solvers see the operator only through araios::spmv.
+// Any kernel: the solvers see the operator only through its apply().
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_format_serves_as_the_operator, Cfg, SolverConfigs) {
   using Exec = typename Cfg::execution_space;
@@ -530,27 +531,27 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_format_serves_as_the_operator, Cfg, SolverCo
   S s(host);
   const auto coo = cooFromCsr(exec, s.A);
   const auto csc = cscFromCsr(exec, s.A);
-  const test::FmaCsrOperator<typename S::Csr> custom{s.A, s.A.numRows, s.A.numCols};
+  const test::FmaCsrOperator<typename S::Csr> custom{s.A};
   const auto diagonal = extractDiagonal(exec, s.A);
   auto run = [&](const char* label, auto&& solveWith) {
-    S t(host);
-    const SolveResult r = solveWith(t);
+    const SolveResult r = solveWith();
     BOOST_TEST(r.converged, label << ": " << r.message);
-    checkHonest<double>(std::string("nos5 ") + label, r, t.hostResidual());
   };
   const SolverOptions o = deterministicOptions(1e-8, 5000);
-  SolverOptions formatDefault = o;
-  formatDefault.spmv = {};  // the CSR scalar kernel does not apply to COO and CSC
-  run("cg coo", [&](S& t) { return cg(exec, coo, t.b, t.x, formatDefault); });
-  run("cg csc", [&](S& t) { return cg(exec, csc, t.b, t.x, formatDefault); });
-  run("gmres(30) coo", [&](S& t) { return gmres(exec, coo, t.b, t.x, formatDefault); });
-  run("cg csr-vector", [&](S& t) {
-    SolverOptions v = o;
-    v.spmv.algorithm = SpmvAlgorithm::CsrVector;
-    return cg(exec, t.A, t.b, t.x, v);
-  });
-  // A format that cannot give its diagonal: passed explicitly.
-  run("cg custom operator, diagonal given", [&](S& t) { return cg(exec, custom, t.b, t.x, o, diagonal); });
+  for (const KernelEntry& k : kernelRegistry()) {
+    S t(host, k.kernel);
+    const std::string label = "nos5 cg " + std::string(k.name);
+    const SolveResult r = cg(exec, t.op, t.b, t.x, o);
+    BOOST_TEST(r.converged, label << ": " << r.message);
+    checkHonest<double>(label, r, t.hostResidual());
+  }
+  S g(host, Kernel::Coo);
+  run("gmres(30) coo", [&] { return gmres(exec, g.op, g.b, g.x, o); });
+  checkHonest<double>("nos5 gmres(30) coo", gmres(exec, g.op, g.b, g.x, o), g.hostResidual());
+  // A user's own operator, whose diagonal is passed explicitly.
+  S c(host);
+  run("cg custom operator, diagonal given", [&] { return cg(exec, custom, c.b, c.x, o, diagonal); });
+  checkHonest<double>("nos5 cg custom operator", cg(exec, custom, c.b, c.x, o, diagonal), c.hostResidual());
   // The diagonals of CSR, COO and CSC agree bit for bit.
   const auto dCsr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), diagonal);
   const auto dCoo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), extractDiagonal(exec, coo));
@@ -594,10 +595,10 @@ std::string reproFingerprint(const ReproRun& run) {
   Exec exec;
   SolveResult r;
   if (run.fmaOperator) {
-    const test::FmaCsrOperator<decltype(s.A)> op{s.A, s.A.numRows, s.A.numCols};
+    const test::FmaCsrOperator<decltype(s.A)> op{s.A};
     r = solve(exec, op, s.b, s.x, run.method, run.options, extractDiagonal(exec, s.A));
   } else {
-    r = solve(exec, s.A, s.b, s.x, run.method, run.options);
+    r = solve(exec, s.op, s.b, s.x, run.method, run.options);
   }
   return std::to_string(r.iterations) + " " + toString(r.status) + " " + hashBits(s.x);
 }

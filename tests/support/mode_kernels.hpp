@@ -17,14 +17,9 @@
 
 namespace araios::test {
 
-/// N_w of the SC-CSR layouts built here: the H100's default (0.5 x 132 SMs x 8 x 8).
-constexpr double kScCsrFixedFoldingThreshold = 4224;
-
-/// The kernels, by the names the CLI uses.
+/// The kernels, by the names the CLI uses: the registry's.
 inline const std::vector<std::string>& allKernelNames() {
-  static const std::vector<std::string> names = {"coo", "csr-scalar", "csr-vector", "csc",  "ell",
-                                                 "hyb", "dia",        "jds",        "sell", "brc",
-                                                 "brcp", "brcp-atomic", "sc-csr",   "vab"};
+  static const std::vector<std::string> names = kernelNames();
   return names;
 }
 
@@ -33,6 +28,7 @@ struct ModeKernels {
   using Device = typename ExecSpace::device_type;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Vector = Kokkos::View<Value*, Device>;
+  using Operator = SpmvOperator<Value, Ordinal, Offset, ExecSpace>;
   using Run = std::function<void(const Vector& x, const Vector& y, Value alpha, Value beta, Mode mode)>;
 
   std::vector<std::pair<std::string, Run>> all;
@@ -40,7 +36,8 @@ struct ModeKernels {
   FormatOptions options;
 
   /// Builds the kernels named in `only` (all of them when empty), the padded formats with
-  /// `formatOptions` (FormatOptions::force builds them whatever their padding).
+  /// `formatOptions` (FormatOptions::force builds them whatever their padding), each as an
+  /// SpmvOperator.
   explicit ModeKernels(const io::HostMatrix& host, const std::vector<std::string>& only = {},
                        const FormatOptions& formatOptions = {})
       : options(formatOptions) {
@@ -48,64 +45,19 @@ struct ModeKernels {
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(host));
     exec.fence();
     for (const std::string& name : only.empty() ? allKernelNames() : only) {
+      OperatorOptions operatorOptions;
+      operatorOptions.kernel = parseKernel(name);
+      operatorOptions.format = options;
       try {
-        add(exec, name, csr);
+        const Operator op(exec, csr, operatorOptions);
+        all.emplace_back(name, [op](const Vector& x, const Vector& y, Value a, Value b, Mode mode) {
+          op.apply(ExecSpace(), x, y, a, b, mode);
+        });
       } catch (const PaddingError&) {
         refused.push_back(name);
       }
     }
     exec.fence();
-  }
-
- private:
-  template <class Matrix>
-  void bind(const std::string& name, const ExecSpace& exec, const Matrix& A, SpmvAlgorithm algorithm) {
-    all.emplace_back(name, [=](const Vector& x, const Vector& y, Value a, Value b, Mode mode) {
-      SpmvOptions options;
-      options.algorithm = algorithm;
-      options.mode = mode;
-      spmv(exec, A, x, y, a, b, options);
-    });
-  }
-
-  void add(const ExecSpace& exec, const std::string& name, const Csr& csr) {
-    const SpmvAlgorithm automatic = SpmvAlgorithm::Auto;
-    if (name == "coo") {
-      bind(name, exec, cooFromCsr(exec, csr), automatic);
-    } else if (name == "csr-scalar") {
-      bind(name, exec, csr, SpmvAlgorithm::CsrScalar);
-    } else if (name == "csr-vector") {
-      bind(name, exec, csr, SpmvAlgorithm::CsrVector);
-    } else if (name == "csc") {
-      bind(name, exec, cscFromCsr(exec, csr), automatic);
-    } else if (name == "ell") {
-      bind(name, exec, ellFromCsr(exec, csr, options), automatic);
-    } else if (name == "hyb") {
-      bind(name, exec, hybFromCsr(exec, csr, options), automatic);
-    } else if (name == "dia") {
-      bind(name, exec, diaFromCsr(exec, csr, options), automatic);
-    } else if (name == "jds") {
-      bind(name, exec, jdsFromCsr(exec, csr, options), automatic);
-    } else if (name == "sell") {
-      bind(name, exec, sellFromCsr(exec, csr, options), automatic);
-    } else if (name == "brc") {
-      bind(name, exec, brcFromCsr(exec, csr, options), automatic);
-    } else if (name == "brcp") {
-      bind(name, exec, brcpFromCsr(exec, csr, options), automatic);
-    } else if (name == "brcp-atomic") {
-      bind(name, exec, brcpFromCsr(exec, csr, options), SpmvAlgorithm::BrcpAtomic);
-    } else if (name == "sc-csr") {
-      // SC-CSR's default layout depends on the device (its folding threshold N_w follows the
-      // thread or SM count), so the same CSR gives another SC-CSR on another backend or thread
-      // count. A fixed N_w (the H100's, as in test_sccsr) gives one layout everywhere.
-      ScCsrOptions fixedLayout;
-      fixedLayout.foldingThreshold = kScCsrFixedFoldingThreshold;
-      bind(name, exec, scCsrFromCsr(exec, csr, options, fixedLayout), automatic);
-    } else if (name == "vab") {
-      bind(name, exec, vabFromCsr(exec, csr, options), automatic);
-    } else {
-      throw std::invalid_argument("unknown kernel " + name);
-    }
   }
 };
 

@@ -1,0 +1,129 @@
+#pragma once
+// CSR <-> BRC. The pieces and blocks are planned on the host from the row pointers
+// (O(P log P) for P pieces, P <= nnz/W + numRows); the entries and the padding are written on
+// the device, one thread per slot row.
+#include <araios/error.hpp>
+#include <araios/format_options.hpp>
+#include <araios/formats/matrix_stats.hpp>
+#include <araios/types.hpp>
+#include <araios/formats/brc/brc.hpp>
+#include <araios/formats/brc/brc_slot_rows.hpp>
+#include <araios/formats/csr/csr.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace araios {
+namespace Impl {
+
+struct BrcPlan {
+  std::vector<std::int64_t> blockBegin, nzPerBlock;
+  SlotRowPlan slotRows;
+};
+
+/// The BRC layout of a matrix with row pointers rowPtr and piece width W (see brc.hpp).
+inline BrcPlan planBrc(const std::vector<std::int64_t>& rowPtr, std::int64_t pieceWidth) {
+  struct Piece {
+    std::int64_t row, first, length;
+  };
+  const std::int64_t H = kSlotRowsPerBlock;
+  const std::vector<std::int64_t> length = rowLengths(rowPtr);
+  std::vector<Piece> pieces;
+  for (const std::int64_t r : nonEmptyRowsLongestFirst(length))
+    for (std::int64_t placed = 0; placed < length[r]; placed += pieceWidth)
+      pieces.push_back({r, rowPtr[r] + placed, std::min(pieceWidth, length[r] - placed)});
+  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length > b.length; });
+
+  BrcPlan plan;
+  const std::int64_t numPieces = static_cast<std::int64_t>(pieces.size());
+  std::int64_t slots = 0;
+  for (std::int64_t first = 0; first < numPieces; first += H) {
+    const std::int64_t width = pieces[first].length;
+    if (width > (std::numeric_limits<std::int64_t>::max() - slots) / H) {
+      throw InputError("BRC: the slot count overflows a 64-bit count; expected a matrix whose padded size fits 64 bits");
+    }
+    plan.blockBegin.push_back(slots);
+    plan.nzPerBlock.push_back(H * width);
+    slots += H * width;
+    for (std::int64_t p = first; p < first + H; ++p) {
+      if (p < numPieces) {
+        plan.slotRows.add(pieces[p].row, pieces[p].first, pieces[p].length);
+      } else {
+        plan.slotRows.addPadding();
+      }
+    }
+  }
+  return plan;
+}
+
+/// Where block b starts and how wide it is.
+template <class OffsetView>
+struct BrcBlockShape {
+  using Offset = typename OffsetView::value_type;
+  OffsetView blockBegin, nzPerBlock;
+  KOKKOS_INLINE_FUNCTION Offset begin(Offset b) const { return blockBegin(b); }
+  KOKKOS_INLINE_FUNCTION Offset width(Offset b) const { return nzPerBlock(b) / kSlotRowsPerBlock; }
+};
+
+}  // namespace Impl
+
+/// CSR -> BRC. Refused with a PaddingError when storedSlots / nnz passes
+/// options.maxPaddingRatio, unless options.force.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+BrcMatrix<Value, Ordinal, Offset, Device> brcFromCsr(const ExecSpace& exec,
+                                                     const CsrMatrix<Value, Ordinal, Offset, Device>& csr,
+                                                     const FormatOptions& options = {}) {
+  using Brc = BrcMatrix<Value, Ordinal, Offset, Device>;
+  const MatrixStats stats = computeStats(exec, csr);
+  const std::int64_t pieceWidth = Impl::lengthThreshold(stats.meanRowLength, stats.stdRowLength);
+  const Impl::BrcPlan plan = Impl::planBrc(Impl::hostRowPointers(csr.rowPtr), pieceWidth);
+  const std::int64_t slots = plan.blockBegin.empty() ? 0 : plan.blockBegin.back() + plan.nzPerBlock.back();
+  checkPadding("BRC", slots, stats.nnz, options,
+               "each block of 32 row pieces (at most W = round(mean + std) = " + std::to_string(pieceWidth) +
+                   " entries each) is as wide as its longest piece, and its shorter pieces are padded");
+
+  Brc A;
+  A.numRows = csr.numRows;
+  A.numCols = csr.numCols;
+  A.numEntries = csr.nnz();
+  A.numSlots = checkedNarrow<Offset>(slots, "number of BRC slots");
+  A.pieceWidth = pieceWidth;
+  using Impl::slotRowsToDevice;
+  A.rowPerm = slotRowsToDevice<Ordinal, Device>(plan.slotRows.row, "araios::brc::rowPerm", "row index");
+  A.blockBegin = slotRowsToDevice<Offset, Device>(plan.blockBegin, "araios::brc::blockBegin", "BRC slot offset");
+  A.nzPerBlock = slotRowsToDevice<Offset, Device>(plan.nzPerBlock, "araios::brc::nzPerBlock", "BRC block size");
+  A.value = decltype(A.value)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::brc::value"), slots);
+  A.col = decltype(A.col)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::brc::col"), slots);
+  Impl::fillSlotRows(exec, Impl::BrcBlockShape<decltype(A.blockBegin)>{A.blockBegin, A.nzPerBlock}, plan.slotRows,
+                     csr, A.value, A.col, "araios::brc");
+  // Each row's slot rows, in slot row order, for the deterministic SpMV (a counting sort).
+  const std::vector<std::int64_t>& pieceRow = plan.slotRows.row;
+  std::vector<std::int64_t> piecePtr(static_cast<std::size_t>(csr.numRows) + 1, 0);
+  for (const std::int64_t r : pieceRow)
+    if (r != Impl::kSlotPadding) ++piecePtr[r + 1];
+  for (std::size_t i = 1; i < piecePtr.size(); ++i) piecePtr[i] += piecePtr[i - 1];
+  std::vector<std::int64_t> cursor(piecePtr.begin(), piecePtr.end() - 1), piece(piecePtr.back());
+  for (std::int64_t p = 0; p < static_cast<std::int64_t>(pieceRow.size()); ++p)
+    if (pieceRow[p] != Impl::kSlotPadding) piece[cursor[pieceRow[p]]++] = p;
+  A.rowPiecePtr = slotRowsToDevice<Offset, Device>(piecePtr, "araios::brc::rowPiecePtr", "BRC piece offset");
+  A.rowPiece = slotRowsToDevice<Offset, Device>(piece, "araios::brc::rowPiece", "BRC slot row");
+  return A;
+}
+
+/// BRC -> CSR: the original rows in their original order, padding dropped. A row's pieces
+/// come in slot row order in the order of their entries (see brc.hpp), so appending them
+/// rebuilds the row.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+CsrMatrix<Value, Ordinal, Offset, Device> csrFromBrc(const ExecSpace& exec,
+                                                     const BrcMatrix<Value, Ordinal, Offset, Device>& A) {
+  return Impl::csrFromSlotRows<CsrMatrix<Value, Ordinal, Offset, Device>>(
+      exec, A.numRows, A.numCols, Impl::BrcBlockShape<decltype(A.blockBegin)>{A.blockBegin, A.nzPerBlock}, A.rowPerm,
+      A.value, A.col, "araios::csrFromBrc");
+}
+
+}  // namespace araios

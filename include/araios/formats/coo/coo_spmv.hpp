@@ -1,0 +1,96 @@
+#pragma once
+// COO SpMV, by mode:
+//   Fast           one thread per stored entry, adding alpha*a_ij*x_j into y atomically after
+//                  y = beta*y. The order of the additions depends on scheduling, so the low
+//                  bits of y can differ from run to run.
+//   Deterministic  no atomics: a sorted segmented reduction. Each row's entries are taken in
+//                  the canonical order of coo_row_order.hpp (storage order within the row) and
+//                  summed by one thread from -0.0, each product and sum rounded on its own
+//                  (RoundedRowSum), then stored through storeRow. For a COO made from CSR
+//                  (or read from a sorted file) that is CSR order: the bits of csr-scalar.
+//   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
+// Without CooMatrix::rowPtr, the deterministic and accurate modes sort the entries by row on
+// every call (a bucket sort; allocates and costs several products).
+#include <araios/detail/row_sum.hpp>
+#include <araios/detail/spmv_dispatch.hpp>
+#include <araios/formats/coo/coo.hpp>
+#include <araios/formats/coo/coo_row_order.hpp>
+
+namespace araios::Impl {
+
+template <class Coo, class XView, class YView>
+struct CooAtomicKernel {
+  Coo A;
+  XView x;
+  YView y;
+  typename Coo::value_type alpha;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Coo::size_type k) const {
+    Kokkos::atomic_add(&y(A.rowIdx(k)), alpha * (A.values(k) * x(A.colIdx(k))));
+  }
+};
+
+/// Adds row i's COO entries, in the canonical order, to an accumulator: the whole row of a
+/// COO matrix, the tail of a row of HYB.
+template <class Coo, class Order>
+struct CooRowEntries {
+  Coo A;
+  Order order;
+  template <class Acc, class XView>
+  KOKKOS_INLINE_FUNCTION void add(Acc& acc, typename Coo::ordinal_type i, const XView& x) const {
+    for (auto q = order.ptr(i); q < order.ptr(i + 1); ++q) {
+      const auto k = order.entry(q);
+      acc.add(A.values(k), x(A.colIdx(k)));
+    }
+  }
+};
+
+template <class Entries, class XView, class YView, class Acc>
+struct CooRowKernel {
+  using Value = typename YView::non_const_value_type;
+  Entries entries;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  template <class Ordinal>
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal i) const {
+    Acc acc;
+    entries.add(acc, i, x);
+    acc.store(y, i, alpha, beta);
+  }
+};
+
+/// The entries of a COO structure by row, in the canonical order.
+template <class ExecSpace, class Coo>
+auto cooRowEntries(const ExecSpace& exec, const Coo& A) {
+  using Offset = typename Coo::size_type;
+  auto order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, A.rowPtr, "araios::spmv::coo::rowOrder");
+  return CooRowEntries<Coo, decltype(order)>{A, order};
+}
+
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
+  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Coo& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& /*work*/) {
+    if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
+    if (options.mode == Mode::Fast) {
+      scaleByBeta(exec, y, beta);
+      Kokkos::parallel_for("araios::spmv::coo",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.nnz()),
+                           CooAtomicKernel<Coo, XView, YView>{A, x, y, alpha});
+      return;
+    }
+    const auto entries = cooRowEntries(exec, A);
+    withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
+      using Acc = typename decltype(tag)::type;
+      Kokkos::parallel_for("araios::spmv::coo_rows",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                           CooRowKernel<decltype(entries), XView, std::decay_t<decltype(yv)>, Acc>{entries, x, yv, alpha, beta});
+    });
+    if (!entries.order.identity) exec.fence();  // the sorted order dies with this scope
+  }
+};
+
+}  // namespace araios::Impl

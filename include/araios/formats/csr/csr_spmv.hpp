@@ -1,0 +1,199 @@
+#pragma once
+// CSR SpMV, two portable kernels, each in the three modes (araios/mode.hpp):
+//   scalar: one thread per row; best for short, even rows (stencils, road networks).
+//           Fast and Deterministic: row i's entries summed in CSR order from -0.0, each
+//           product and sum rounded (RoundedRowSum): the same on every backend. Accurate: the
+//           correctly rounded row (ExpansionRowSum, ExactRowSum where it cannot decide).
+//   vector: a team of threads, each with a group of vector lanes, per block of rows; the lanes
+//           of one row reduce together, so long rows are read coalesced on a GPU.
+//           Fast: a Kokkos lane reduction, whose order follows the vector length.
+//           Deterministic: the canonical 32-lane order (CsrLanesKernel), the same whatever
+//           the backend or vector length. Accurate: as the scalar kernel.
+#include <araios/detail/backend_kernel.hpp>
+#include <araios/detail/row_sum.hpp>
+#include <araios/detail/spmv_dispatch.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_lanes.hpp>
+
+#include <algorithm>
+
+namespace araios::Impl {
+
+template <class Csr, class XView, class YView, class Acc>
+struct CsrScalarKernel {
+  using Value = typename Csr::value_type;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i) const {
+    Acc acc;
+    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) acc.add(A.values(k), x(A.colIdx(k)));
+    acc.store(y, i, alpha, beta);
+  }
+};
+
+/// The CSR scalar kernel in the row accumulator of `mode` (detail/row_sum.hpp). Also the
+/// Accurate mode of the formats that convert to CSR for it (csrAccurateSpmv).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrRowSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                typename Csr::value_type beta, Mode mode, const char* label) {
+  using Value = typename Csr::value_type;
+  withRowAccumulator<Value>(exec, mode, y, beta, [&](auto tag, const auto& yv) {
+    using Acc = typename decltype(tag)::type;
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                         CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+  });
+}
+
+/// The canonical 32-lane order of a row (Deterministic mode of csr-vector): lane l sums the
+/// entries l, l+32, l+64, ... of the row in order, from -0.0 (so an idle lane adds nothing);
+/// then the 32 lane sums are added by a fixed tree, lane l += lane l+w for w = 16, 8, 4, 2, 1.
+/// On a GPU a row has a group of physical lanes, each running the virtual lanes p, p+V, ...
+/// of its group of V; on a CPU one thread runs the 32 lanes as loops. The lane sums go through
+/// team scratch, so every shape performs the same operations on the same values in the same
+/// order.
+///
+/// Lanes at or past the row's length keep -0.0, which is an exact identity of addition
+/// (x + -0.0 has the bits of x for every x, -0.0 and NaN included). Leaving out those lanes and
+/// the tree's additions of them therefore changes no bit of the result, and a row of 5 entries
+/// costs 5 lane sums and 4 additions instead of 32 and 31.
+template <class ExecSpace, class Csr, class XView, class YView>
+struct CsrLanesKernel {
+  using Value = typename Csr::value_type;
+  using Ordinal = typename Csr::ordinal_type;
+  using Offset = typename Csr::size_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using LaneSums = Kokkos::View<Value**, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  Ordinal rowsPerTeam;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const LaneSums lanes(team.team_scratch(0), team.team_size(), kCanonicalLanes);
+    const int me = team.team_rank();
+    const Ordinal first = static_cast<Ordinal>(team.league_rank()) * rowsPerTeam;
+    const Ordinal last = first + rowsPerTeam < A.numRows ? first + rowsPerTeam : A.numRows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+      const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
+      // Lanes [0, active) may hold something other than -0.0; lane 0 is always written.
+      int active = end - begin < Offset(kCanonicalLanes) ? static_cast<int>(end - begin) : kCanonicalLanes;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active > 0 ? active : 1), [&](const int lane) {
+        Value sum = sumIdentity<Value>();
+        for (Offset k = begin + lane; k < end; k += kCanonicalLanes) accumulateProduct(sum, A.values(k), x(A.colIdx(k)));
+        lanes(me, lane) = sum;
+      });
+      for (int width = kCanonicalLanes / 2; width >= 1; width /= 2) {
+        if (active <= width) continue;  // every partner lane l + width holds -0.0
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active - width), [&](const int lane) {
+          lanes(me, lane) = unfusedSum(lanes(me, lane), lanes(me, lane + width));
+        });
+        active = width;
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&]() { storeRow(y, i, lanes(me, 0), alpha, beta); });
+    });
+  }
+};
+
+template <class ExecSpace, class Csr, class XView, class YView>
+struct CsrVectorKernel {
+  using Value = typename Csr::value_type;
+  using Ordinal = typename Csr::ordinal_type;
+  using Offset = typename Csr::size_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  Ordinal rowsPerTeam;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const Ordinal first = static_cast<Ordinal>(team.league_rank()) * rowsPerTeam;
+    const Ordinal last = first + rowsPerTeam < A.numRows ? first + rowsPerTeam : A.numRows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+      Value sum = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::ThreadVectorRange(team, A.rowPtr(i), A.rowPtr(i + 1)),
+          [&](const Offset k, Value& partial) { partial += A.values(k) * x(A.colIdx(k)); }, sum);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { storeRow(y, i, sum, alpha, beta); });
+    });
+  }
+};
+
+/// The portable deterministic csr-vector product (the canonical 32-lane order).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrLanesPortableSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
+                          typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength) {
+  if (A.numRows == 0) return;
+  using Kernel = CsrLanesKernel<ExecSpace, Csr, XView, YView>;
+  const CsrVectorShape shape = csrLanesShape<ExecSpace>(meanRowLength);
+  const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
+  Kokkos::parallel_for(
+      "araios::spmv::csr_vector_lanes",
+      Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
+          .set_scratch_size(0, Kokkos::PerTeam(Kernel::LaneSums::shmem_size(shape.teamSize, kCanonicalLanes))),
+      Kernel{A, x, y, alpha, beta, static_cast<typename Csr::ordinal_type>(shape.rowsPerTeam)});
+}
+
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrLanesSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                  typename Csr::value_type beta, double meanRowLength, bool portableOnly) {
+  if constexpr (hasBackendKernel<CsrLanesPass, ExecSpace>) {
+    if (!portableOnly) {
+      BackendKernel<CsrLanesPass, ExecSpace>::apply(exec, A, x, y, alpha, beta, meanRowLength);
+      return;
+    }
+  }
+  csrLanesPortableSpmv(exec, A, x, y, alpha, beta, meanRowLength);
+}
+
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& /*work*/) {
+    const double meanRowLength = A.numRows > 0 ? static_cast<double>(A.nnz()) / A.numRows : 0.0;
+    SpmvAlgorithm algorithm = options.algorithm;
+    if (algorithm == SpmvAlgorithm::Auto) {
+      // Rows of more than a few entries leave scalar threads waiting on uncoalesced loads.
+      constexpr double kVectorFromMeanRowLength = 8.0;
+      algorithm = !isHostSpace<ExecSpace>() && meanRowLength > kVectorFromMeanRowLength ? SpmvAlgorithm::CsrVector
+                                                                                          : SpmvAlgorithm::CsrScalar;
+    }
+    if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector) {
+      refuseAlgorithm(algorithm, "CSR");
+    }
+    if (algorithm == SpmvAlgorithm::CsrScalar || options.mode == Mode::Accurate) {
+      // Accurate mode has one answer whatever the order, so both algorithms run the row kernel.
+      csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
+    } else if (options.mode == Mode::Deterministic) {
+      csrLanesSpmv(exec, A, x, y, alpha, beta, meanRowLength, options.portableOnly);
+    } else {
+      if (A.numRows == 0) return;
+      const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength);
+      const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
+      Kokkos::parallel_for("araios::spmv::csr_vector",
+                           Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength),
+                           CsrVectorKernel<ExecSpace, Csr, XView, YView>{A, x, y, alpha, beta,
+                                                                         static_cast<Ordinal>(shape.rowsPerTeam)});
+    }
+  }
+};
+
+/// Accurate mode for a format that has no row-wise kernel of its own: the product on its CSR
+/// form. The exact row sums do not depend on the order of the entries, so the result is the
+/// correctly rounded one, as for every format. Converting costs as much as a few products.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateSpmv(const ExecSpace& exec, const Csr& csr, const XView& x, const YView& y,
+                     typename Csr::value_type alpha, typename Csr::value_type beta) {
+  csrRowSpmv(exec, csr, x, y, alpha, beta, Mode::Accurate, "araios::spmv::accurate_csr");
+  exec.fence();  // the CSR copy dies with the caller's scope
+}
+
+}  // namespace araios::Impl

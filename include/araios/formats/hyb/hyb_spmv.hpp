@@ -1,0 +1,42 @@
+#pragma once
+// HYB SpMV (Bell & Garland, SC '09, section "Hybrid format"), by mode:
+//   Fast           the ELL kernel over the ELL part finishes every row's first K entries and
+//                  applies alpha and beta through storeRow; then the COO part adds
+//                  alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
+//                  same execution space instance, so no fence separates them. The atomic
+//                  additions make the low bits of rows with COO entries depend on scheduling.
+//   Deterministic  one thread per row sums its ELL slots and then its COO entries (the COO
+//                  part is sorted by row, in CSR order) from -0.0, each product and sum rounded,
+//                  and stores once: the row's entries in CSR order, the bits of csr-scalar.
+//   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
+#include <araios/detail/spmv_dispatch.hpp>
+#include <araios/formats/coo/coo_spmv.hpp>
+#include <araios/formats/ell/ell_spmv.hpp>
+#include <araios/formats/hyb/hyb.hpp>
+
+namespace araios::Impl {
+
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
+  using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
+  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& /*work*/) {
+    if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
+    if (options.mode == Mode::Fast) {
+      // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
+      ellRowSpmv(exec, A.ell, x, y, alpha, beta, Mode::Fast, "araios::spmv::hyb::ell");
+      Kokkos::parallel_for("araios::spmv::hyb::coo",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.coo.nnz()),
+                           CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
+      return;
+    }
+    const auto tail = cooRowEntries(exec, A.coo);
+    ellRowSpmv(exec, A.ell, x, y, alpha, beta, options.mode, "araios::spmv::hyb::rows", tail);
+    if (!tail.order.identity) exec.fence();  // the sorted order dies with this scope
+  }
+};
+
+}  // namespace araios::Impl

@@ -1,0 +1,138 @@
+#pragma once
+// CSR <-> JDS. The row order and jdPtr are planned on the host from rowPtr (a stable sort of
+// the rows, O(n log n)); the entries are moved on the device, one thread per sorted row.
+#include <araios/format_options.hpp>
+#include <araios/primitives/bucket_sort.hpp>
+#include <araios/types.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/jds/jds.hpp>
+#include <araios/formats/jds/sort_rows_by_length.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace araios {
+namespace Impl {
+
+/// The number of entries of sorted row k: the number of jagged diagonals longer than k.
+/// The diagonals shrink from first to last, so the count stops at the first that is too short.
+template <class Jds>
+KOKKOS_INLINE_FUNCTION typename Jds::size_type jdsRowLength(const Jds& A, typename Jds::ordinal_type k) {
+  using Offset = typename Jds::size_type;
+  const Offset numDiagonals = static_cast<Offset>(A.jdPtr.extent(0)) - 1;
+  Offset t = 0;
+  while (t < numDiagonals && static_cast<Offset>(k) < A.jdPtr(t + 1) - A.jdPtr(t)) ++t;
+  return t;
+}
+
+template <class Csr, class Jds>
+struct JdsScatterRows {
+  using Ordinal = typename Jds::ordinal_type;
+  using Offset = typename Jds::size_type;
+  Csr csr;
+  Jds jds;
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal k) const {
+    const Ordinal row = jds.perm(k);
+    const Offset begin = csr.rowPtr(row);
+    const Offset length = csr.rowPtr(row + 1) - begin;
+    for (Offset t = 0; t < length; ++t) {
+      const Offset slot = jds.jdPtr(t) + static_cast<Offset>(k);
+      jds.colIdx(slot) = csr.colIdx(begin + t);
+      jds.values(slot) = csr.values(begin + t);
+    }
+  }
+};
+
+template <class Jds, class PtrView>
+struct JdsRowLengths {
+  Jds jds;
+  PtrView rowPtr;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Jds::ordinal_type k) const {
+    rowPtr(jds.perm(k)) = jdsRowLength(jds, k);
+  }
+};
+
+template <class Jds, class Csr>
+struct JdsGatherRows {
+  using Ordinal = typename Jds::ordinal_type;
+  using Offset = typename Jds::size_type;
+  Jds jds;
+  Csr csr;
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal k) const {
+    const Offset begin = csr.rowPtr(jds.perm(k));
+    const Offset length = jdsRowLength(jds, k);
+    for (Offset t = 0; t < length; ++t) {
+      const Offset slot = jds.jdPtr(t) + static_cast<Offset>(k);
+      csr.colIdx(begin + t) = jds.colIdx(slot);
+      csr.values(begin + t) = jds.values(slot);
+    }
+  }
+};
+
+}  // namespace Impl
+
+/// CSR -> JDS. JDS stores no padding, so `options` (the padding limit) never refuses it; the
+/// parameter is there so that every format converts with the same call.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+JdsMatrix<Value, Ordinal, Offset, Device> jdsFromCsr(const ExecSpace& exec,
+                                                     const CsrMatrix<Value, Ordinal, Offset, Device>& csr,
+                                                     const FormatOptions& /*options*/ = {}) {
+  using Jds = JdsMatrix<Value, Ordinal, Offset, Device>;
+  const std::vector<std::int64_t> lengths = Impl::hostRowLengths(csr.rowPtr);
+  const std::int64_t numRows = static_cast<std::int64_t>(lengths.size());
+  const std::vector<std::int64_t> order = Impl::sortRowsByLength(lengths, numRows);
+
+  // jdPtr[t+1] - jdPtr[t] = the number of rows longer than t, from a histogram of the lengths.
+  const std::int64_t numDiagonals = numRows > 0 ? lengths[order[0]] : 0;
+  std::vector<std::int64_t> rowsOfLength(numDiagonals + 1, 0);
+  for (const std::int64_t length : lengths) ++rowsOfLength[length];
+  std::vector<std::int64_t> jdPtr(numDiagonals + 1, 0);
+  std::int64_t rowsLonger = numRows - rowsOfLength[0];
+  for (std::int64_t t = 0; t < numDiagonals; ++t) {
+    jdPtr[t + 1] = jdPtr[t] + rowsLonger;
+    rowsLonger -= rowsOfLength[t + 1];
+  }
+
+  Jds jds;
+  jds.numRows = csr.numRows;
+  jds.numCols = csr.numCols;
+  jds.perm = Impl::toDeviceView<Ordinal, Device>(order, "araios::jds::perm", "row index");
+  jds.jdPtr = Impl::toDeviceView<Offset, Device>(jdPtr, "araios::jds::jdPtr", "jagged diagonal offset");
+  jds.colIdx = decltype(jds.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jds::colIdx"),
+                                    csr.colIdx.extent(0));
+  jds.values = decltype(jds.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jds::values"),
+                                    csr.values.extent(0));
+  Kokkos::parallel_for("araios::jds::fromCsr", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, csr.numRows),
+                       Impl::JdsScatterRows<CsrMatrix<Value, Ordinal, Offset, Device>, Jds>{csr, jds});
+  return jds;
+}
+
+/// JDS -> CSR: the original rows in their original order, entries in their CSR order.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+CsrMatrix<Value, Ordinal, Offset, Device> csrFromJds(const ExecSpace& exec,
+                                                     const JdsMatrix<Value, Ordinal, Offset, Device>& jds) {
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Jds = JdsMatrix<Value, Ordinal, Offset, Device>;
+  using PtrView = decltype(Csr::rowPtr);
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
+  Csr csr;
+  csr.numRows = jds.numRows;
+  csr.numCols = jds.numCols;
+  // Zero-initialised: rowPtr[numRows] must start at 0 for the exclusive scan to end on nnz.
+  csr.rowPtr = PtrView("araios::csr::rowPtr", static_cast<std::size_t>(jds.numRows) + 1);
+  Kokkos::parallel_for("araios::jds::rowLengths", Policy(exec, 0, jds.numRows),
+                       Impl::JdsRowLengths<Jds, PtrView>{jds, csr.rowPtr});
+  Kokkos::parallel_scan("araios::jds::rowPtr",
+                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, Offset(jds.numRows) + 1),
+                        Impl::ExclusiveScan<Offset, PtrView>{csr.rowPtr});
+  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"),
+                                    jds.colIdx.extent(0));
+  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"),
+                                    jds.values.extent(0));
+  Kokkos::parallel_for("araios::jds::toCsr", Policy(exec, 0, jds.numRows), Impl::JdsGatherRows<Jds, Csr>{jds, csr});
+  return csr;
+}
+
+}  // namespace araios

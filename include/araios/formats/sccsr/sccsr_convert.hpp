@@ -1,0 +1,187 @@
+#pragma once
+// CSR <-> SC-CSR. The layout (sort by length, ranges, merged-row sizes) is planned on the host
+// from the row lengths in O(n log n); the entries are moved on the device, one thread per row.
+#include <araios/format_options.hpp>
+#include <araios/primitives/bucket_sort.hpp>
+#include <araios/types.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/sccsr/sccsr.hpp>
+#include <araios/formats/sccsr/sccsr_plan.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace araios {
+namespace Impl {
+
+/// Where row number i of a range lives: its merged row and its lane r within it, so that its
+/// entry j sits at rowPtr(mergedRow) + j*c + r.
+struct ScCsrRangeCursor {
+  std::int64_t firstRow, firstMergedRow;
+  int mergeFactor;
+  KOKKOS_INLINE_FUNCTION std::int64_t sortedRow(std::int64_t i) const { return firstRow + i; }
+  KOKKOS_INLINE_FUNCTION std::int64_t mergedRow(std::int64_t i) const { return firstMergedRow + i / mergeFactor; }
+  KOKKOS_INLINE_FUNCTION std::int64_t lane(std::int64_t i) const { return i % mergeFactor; }
+};
+
+template <class Csr, class Sc>
+struct ScCsrScatterRows {
+  Csr csr;
+  Sc sc;
+  ScCsrRangeCursor at;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const auto row = sc.rowIndex(at.sortedRow(i));
+    auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i);
+    for (auto k = csr.rowPtr(row); k < csr.rowPtr(row + 1); ++k, slot += at.mergeFactor) {
+      sc.colIdx(slot) = csr.colIdx(k);
+      sc.values(slot) = csr.values(k);
+    }
+  }
+};
+
+/// Writes each original row's length into rowLength(row): its slots up to the first padding.
+template <class Sc, class LengthView>
+struct ScCsrRowLengths {
+  Sc sc;
+  LengthView rowLength;
+  ScCsrRangeCursor at;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const auto m = at.mergedRow(i);
+    const auto end = sc.rowPtr(m + 1);
+    typename LengthView::value_type length = 0;
+    for (auto slot = sc.rowPtr(m) + at.lane(i); slot < end && sc.colIdx(slot) != Sc::paddingColumn;
+         slot += at.mergeFactor)
+      ++length;
+    rowLength(sc.rowIndex(at.sortedRow(i))) = length;
+  }
+};
+
+template <class Sc, class Csr>
+struct ScCsrGatherRows {
+  Sc sc;
+  Csr csr;
+  ScCsrRangeCursor at;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    const auto row = sc.rowIndex(at.sortedRow(i));
+    auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i);
+    for (auto k = csr.rowPtr(row); k < csr.rowPtr(row + 1); ++k, slot += at.mergeFactor) {
+      csr.colIdx(k) = sc.colIdx(slot);
+      csr.values(k) = sc.values(slot);
+    }
+  }
+};
+
+}  // namespace Impl
+
+/// SC-CSR from CSR. Refuses (PaddingError) a layout of more than options.maxPaddingRatio slots
+/// per nonzero unless options.force. scOptions.foldingThreshold overrides the device's N_w.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
+                                                         const CsrMatrix<Value, Ordinal, Offset, Device>& csr,
+                                                         const FormatOptions& options = {},
+                                                         const ScCsrOptions& scOptions = {}) {
+  using Sc = ScCsrMatrix<Value, Ordinal, Offset, Device>;
+  const std::int64_t n = csr.numRows;
+  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
+  auto length = [&](std::int64_t row) { return static_cast<std::int64_t>(rowPtr(row + 1) - rowPtr(row)); };
+
+  // Sorted position -> original row; the stable sort keeps rows of equal length in order, so
+  // the layout does not depend on the sort's implementation.
+  std::vector<std::int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return length(a) < length(b); });
+
+  std::array<std::int64_t, kScCsrLengthClasses.size()> classRows{};
+  for (std::int64_t row = 0; row < n; ++row) ++classRows[scCsrLengthClass(length(row))];
+  const double threshold =
+      scOptions.foldingThreshold ? *scOptions.foldingThreshold
+      : scOptions.tuneToDevice   ? scCsrDeviceFoldingThreshold(exec)
+                                 : scCsrDefaultFoldingThreshold(exec);
+  const std::vector<ScCsrRange> plan = planScCsrRanges(classRows, threshold);
+
+  // A merged row holds c slots per entry of its longest row, the last row of its group since
+  // rows are sorted by ascending length.
+  std::vector<std::int64_t> mergedPtr{0};
+  for (const ScCsrRange& range : plan) {
+    for (std::int64_t first = 0; first < range.numRows; first += range.mergeFactor) {
+      const std::int64_t longest = std::min(first + range.mergeFactor, range.numRows) - 1;
+      mergedPtr.push_back(mergedPtr.back() + range.mergeFactor * length(order[range.firstRow + longest]));
+    }
+  }
+  const std::int64_t slots = mergedPtr.back();
+  checkPadding("SC-CSR", slots, csr.nnz(), options,
+               "each row is padded to the longest of the c rows it is merged with, and the last group of each "
+               "length range to c rows");
+
+  Sc sc;
+  sc.numRows = csr.numRows;
+  sc.numCols = csr.numCols;
+  sc.numEntries = csr.nnz();
+  sc.ranges = decltype(sc.ranges)("araios::sccsr::ranges", plan.size());
+  std::copy(plan.begin(), plan.end(), sc.ranges.data());
+
+  sc.rowPtr =
+      decltype(sc.rowPtr)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::sccsr::rowPtr"), mergedPtr.size());
+  auto rowPtrHost = Kokkos::create_mirror_view(sc.rowPtr);
+  const Offset slotCount = checkedNarrow<Offset>(slots, "SC-CSR stored slots");
+  for (std::size_t m = 0; m < mergedPtr.size(); ++m) rowPtrHost(m) = static_cast<Offset>(mergedPtr[m]);
+  Kokkos::deep_copy(exec, sc.rowPtr, rowPtrHost);
+
+  sc.rowIndex = decltype(sc.rowIndex)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::sccsr::rowIndex"), n);
+  auto rowIndexHost = Kokkos::create_mirror_view(sc.rowIndex);
+  for (std::int64_t s = 0; s < n; ++s) rowIndexHost(s) = static_cast<Ordinal>(order[s]);
+  Kokkos::deep_copy(exec, sc.rowIndex, rowIndexHost);
+
+  sc.colIdx = decltype(sc.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::sccsr::colIdx"), slotCount);
+  sc.values = decltype(sc.values)("araios::sccsr::values", slotCount);  // padding values are zero
+  Kokkos::deep_copy(exec, sc.colIdx, Sc::paddingColumn);
+  for (const ScCsrRange& range : plan) {
+    Kokkos::parallel_for("araios::sccsr::scatter",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, range.numRows),
+                         Impl::ScCsrScatterRows<CsrMatrix<Value, Ordinal, Offset, Device>, Sc>{
+                             csr, sc, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+  }
+  // The host mirrors above must outlive the asynchronous copies from them.
+  exec.fence();
+  return sc;
+}
+
+/// CSR from SC-CSR: each row's entries in their original order, padding left out. Gives back
+/// exactly the CSR that scCsrFromCsr was given.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+CsrMatrix<Value, Ordinal, Offset, Device> csrFromScCsr(const ExecSpace& exec,
+                                                       const ScCsrMatrix<Value, Ordinal, Offset, Device>& sc) {
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Sc = ScCsrMatrix<Value, Ordinal, Offset, Device>;
+  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  Csr csr;
+  csr.numRows = sc.numRows;
+  csr.numCols = sc.numCols;
+  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::int64_t>(sc.numRows) + 1);
+  for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
+    const ScCsrRange& range = sc.ranges(k);
+    Kokkos::parallel_for("araios::sccsr::rowLengths", Policy(exec, 0, range.numRows),
+                         Impl::ScCsrRowLengths<Sc, decltype(csr.rowPtr)>{
+                             sc, csr.rowPtr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+  }
+  Kokkos::parallel_scan(
+      "araios::sccsr::rowPtrScan",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, static_cast<Offset>(sc.numRows) + 1),
+      Impl::ExclusiveScan<Offset, decltype(csr.rowPtr)>{csr.rowPtr});
+  csr.colIdx =
+      decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), sc.numEntries);
+  csr.values =
+      decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), sc.numEntries);
+  for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
+    const ScCsrRange& range = sc.ranges(k);
+    Kokkos::parallel_for(
+        "araios::sccsr::gather", Policy(exec, 0, range.numRows),
+        Impl::ScCsrGatherRows<Sc, Csr>{sc, csr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+  }
+  return csr;
+}
+
+}  // namespace araios

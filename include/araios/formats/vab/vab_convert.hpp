@@ -1,0 +1,131 @@
+#pragma once
+// CSR <-> VAB. The block counts are planned on the host from the row lengths in O(n); the
+// entries are moved on the device, one thread per row.
+#include <araios/format_options.hpp>
+#include <araios/primitives/bucket_sort.hpp>
+#include <araios/types.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/vab/vab.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace araios {
+namespace Impl {
+
+template <class Csr, class Vab>
+struct VabScatterRows {
+  Csr csr;
+  Vab vab;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type row) const {
+    const auto begin = csr.rowPtr(row);
+    const auto firstBlock = vab.rowBlockPtr(row);
+    for (auto k = begin; k < csr.rowPtr(row + 1); ++k) {
+      const auto slot =
+          Vab::slot(firstBlock + (k - begin) / kVabBlockWidth, static_cast<int>((k - begin) % kVabBlockWidth));
+      vab.colIdx(slot) = csr.colIdx(k);
+      vab.values(slot) = csr.values(k);
+    }
+  }
+};
+
+/// Writes each row's length into rowLength(row): four per block, less the padding of its last.
+template <class Vab, class LengthView>
+struct VabRowLengths {
+  Vab vab;
+  LengthView rowLength;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Vab::ordinal_type row) const {
+    const auto first = vab.rowBlockPtr(row), end = vab.rowBlockPtr(row + 1);
+    typename LengthView::value_type length = 0;
+    if (end > first) {
+      length = (end - 1 - first) * kVabBlockWidth;
+      for (int k = 0; k < kVabBlockWidth && vab.colIdx(Vab::slot(end - 1, k)) != Vab::paddingColumn; ++k) ++length;
+    }
+    rowLength(row) = length;
+  }
+};
+
+template <class Vab, class Csr>
+struct VabGatherRows {
+  Vab vab;
+  Csr csr;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type row) const {
+    const auto begin = csr.rowPtr(row);
+    const auto firstBlock = vab.rowBlockPtr(row);
+    for (auto k = begin; k < csr.rowPtr(row + 1); ++k) {
+      const auto slot =
+          Vab::slot(firstBlock + (k - begin) / kVabBlockWidth, static_cast<int>((k - begin) % kVabBlockWidth));
+      csr.colIdx(k) = vab.colIdx(slot);
+      csr.values(k) = vab.values(slot);
+    }
+  }
+};
+
+}  // namespace Impl
+
+/// VAB from CSR. Refuses (PaddingError) more than options.maxPaddingRatio block slots per
+/// nonzero (rows of one entry take four) unless options.force.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+VabMatrix<Value, Ordinal, Offset, Device> vabFromCsr(const ExecSpace& exec,
+                                                     const CsrMatrix<Value, Ordinal, Offset, Device>& csr,
+                                                     const FormatOptions& options = {}) {
+  using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
+  Vab vab;
+  vab.numRows = csr.numRows;
+  vab.numCols = csr.numCols;
+  vab.numEntries = csr.nnz();
+  vab.rowBlockPtr =
+      decltype(vab.rowBlockPtr)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::vab::rowBlockPtr"),
+                                static_cast<std::int64_t>(csr.numRows) + 1);
+  auto rowBlockPtr = Kokkos::create_mirror_view(vab.rowBlockPtr);
+  std::int64_t blocks = 0;
+  rowBlockPtr(0) = 0;
+  for (std::int64_t row = 0; row < csr.numRows; ++row) {
+    blocks += (static_cast<std::int64_t>(rowPtr(row + 1) - rowPtr(row)) + kVabBlockWidth - 1) / kVabBlockWidth;
+    rowBlockPtr(row + 1) = static_cast<Offset>(blocks);  // blocks <= nnz, which fits Offset
+  }
+  checkPadding("VAB", blocks * kVabBlockWidth, csr.nnz(), options,
+               "each row is cut into blocks of 4 entries and its last block is padded");
+  const std::int64_t groups = (blocks + kVabBlocksPerGroup - 1) / kVabBlocksPerGroup;
+  const Offset slots = checkedNarrow<Offset>(groups * kVabBlocksPerGroup * kVabBlockWidth, "VAB stored slots");
+  vab.numBlocks = static_cast<Offset>(blocks);
+  Kokkos::deep_copy(exec, vab.rowBlockPtr, rowBlockPtr);
+  vab.colIdx = decltype(vab.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::vab::colIdx"), slots);
+  vab.values = decltype(vab.values)("araios::vab::values", slots);  // padding values are zero
+  Kokkos::deep_copy(exec, vab.colIdx, Vab::paddingColumn);
+  Kokkos::parallel_for("araios::vab::scatter",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, csr.numRows),
+                       Impl::VabScatterRows<Csr, Vab>{csr, vab});
+  // The host mirror must outlive the asynchronous copy from it.
+  exec.fence();
+  return vab;
+}
+
+/// CSR from VAB: each row's entries in their original order, padding left out. Gives back
+/// exactly the CSR that vabFromCsr was given.
+template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
+CsrMatrix<Value, Ordinal, Offset, Device> csrFromVab(const ExecSpace& exec,
+                                                     const VabMatrix<Value, Ordinal, Offset, Device>& vab) {
+  using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
+  Csr csr;
+  csr.numRows = vab.numRows;
+  csr.numCols = vab.numCols;
+  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::int64_t>(vab.numRows) + 1);
+  Kokkos::parallel_for("araios::vab::rowLengths", RowPolicy(exec, 0, vab.numRows),
+                       Impl::VabRowLengths<Vab, decltype(csr.rowPtr)>{vab, csr.rowPtr});
+  Kokkos::parallel_scan(
+      "araios::vab::rowPtrScan",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, static_cast<Offset>(vab.numRows) + 1),
+      Impl::ExclusiveScan<Offset, decltype(csr.rowPtr)>{csr.rowPtr});
+  csr.colIdx =
+      decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), vab.numEntries);
+  csr.values =
+      decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), vab.numEntries);
+  Kokkos::parallel_for("araios::vab::gather", RowPolicy(exec, 0, vab.numRows), Impl::VabGatherRows<Vab, Csr>{vab, csr});
+  return csr;
+}
+
+}  // namespace araios

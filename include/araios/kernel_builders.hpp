@@ -1,0 +1,122 @@
+#pragma once
+// How each storage format of the registry (kernel_registry.hpp) is built from CSR, and the
+// type-erased prepared kernel that SpmvOperator holds: a format in its Views plus a product
+// that runs in any mode.
+#include <araios/format_options.hpp>
+#include <araios/kernel_registry.hpp>
+#include <araios/spmv.hpp>
+#include <araios/formats/brc/brc_convert.hpp>
+#include <araios/formats/brcp/brcp_convert.hpp>
+#include <araios/formats/coo/coo_convert.hpp>
+#include <araios/formats/csc/csc_convert.hpp>
+#include <araios/formats/dia/dia_convert.hpp>
+#include <araios/formats/ell/ell_convert.hpp>
+#include <araios/formats/hyb/hyb_convert.hpp>
+#include <araios/formats/jds/jds_convert.hpp>
+#include <araios/formats/sccsr/sccsr_convert.hpp>
+#include <araios/formats/sell/sell_convert.hpp>
+#include <araios/formats/vab/vab_convert.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+namespace araios::Impl {
+
+/// The format F built from CSR: one line per format.
+template <FormatId F>
+struct FormatBuilder;
+
+#define ARAIOS_FORMAT_BUILDER(ID, CALL)                                                      \
+  template <>                                                                                \
+  struct FormatBuilder<FormatId::ID> {                                                       \
+    template <class ExecSpace, class Csr>                                                    \
+    static auto fromCsr(const ExecSpace& exec, const Csr& csr, const FormatOptions& options) { \
+      (void)options;                                                                         \
+      return CALL;                                                                           \
+    }                                                                                        \
+  };
+ARAIOS_FORMAT_BUILDER(Coo, cooFromCsr(exec, csr))
+ARAIOS_FORMAT_BUILDER(Csr, csr)
+ARAIOS_FORMAT_BUILDER(Csc, cscFromCsr(exec, csr))
+ARAIOS_FORMAT_BUILDER(Ell, ellFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Hyb, hybFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Dia, diaFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Jds, jdsFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Sell, sellFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Brc, brcFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Brcp, brcpFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(ScCsr, scCsrFromCsr(exec, csr, options))
+ARAIOS_FORMAT_BUILDER(Vab, vabFromCsr(exec, csr, options))
+#undef ARAIOS_FORMAT_BUILDER
+
+/// f(FormatBuilder<format>{}) with `format` known at compile time.
+template <class F, std::size_t... I>
+decltype(auto) visitFormat(FormatId format, F&& f, std::index_sequence<I...>) {
+  using Result = decltype(f(FormatBuilder<FormatId::Coo>{}));
+  if constexpr (std::is_void_v<Result>) {
+    ((format == static_cast<FormatId>(I) ? (f(FormatBuilder<static_cast<FormatId>(I)>{}), true) : false) || ...);
+  } else {
+    Result result{};
+    ((format == static_cast<FormatId>(I) ? (result = f(FormatBuilder<static_cast<FormatId>(I)>{}), true) : false) ||
+     ...);
+    return result;
+  }
+}
+
+template <class F>
+decltype(auto) visitFormat(FormatId format, F&& f) {
+  return visitFormat(format, std::forward<F>(f), std::make_index_sequence<kFormatCount>{});
+}
+
+/// A kernel's format, built, and its product, behind one interface for every format.
+template <class Value, class ExecSpace>
+class PreparedKernel {
+ public:
+  using Device = typename ExecSpace::device_type;
+  using Vector = Kokkos::View<Value*, Device>;
+  using ConstVector = Kokkos::View<const Value*, Device>;
+
+  virtual ~PreparedKernel() = default;
+  virtual void apply(const ExecSpace& exec, const ConstVector& x, const Vector& y, Value alpha, Value beta,
+                     const SpmvOptions& options, const Vector& work) const = 0;
+  virtual std::int64_t formatBytes() const = 0;
+  virtual std::int64_t storedSlots() const = 0;
+  /// Values of workspace one product needs.
+  virtual std::int64_t workspaceValues() const = 0;
+};
+
+template <class ExecSpace, class Format>
+class PreparedFormat final : public PreparedKernel<typename Format::value_type, ExecSpace> {
+  using Base = PreparedKernel<typename Format::value_type, ExecSpace>;
+
+ public:
+  explicit PreparedFormat(Format format) : format_(std::move(format)) {}
+
+  void apply(const ExecSpace& exec, const typename Base::ConstVector& x, const typename Base::Vector& y,
+             typename Format::value_type alpha, typename Format::value_type beta, const SpmvOptions& options,
+             const typename Base::Vector& work) const override {
+    Spmv<ExecSpace, Format>::apply(exec, format_, x, y, alpha, beta, options, work);
+  }
+  std::int64_t formatBytes() const override { return format_.bytes(); }
+  std::int64_t storedSlots() const override { return format_.storedSlots(); }
+  std::int64_t workspaceValues() const override { return spmvWorkspaceValues<ExecSpace, Format>(format_); }
+
+ private:
+  Format format_;
+};
+
+/// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError).
+template <class ExecSpace, class Csr>
+std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> buildPreparedKernel(
+    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options) {
+  using Result = std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>>;
+  return visitFormat(format, [&](auto builder) -> Result {
+    auto built = decltype(builder)::fromCsr(exec, csr, options);
+    return std::make_shared<const PreparedFormat<ExecSpace, decltype(built)>>(std::move(built));
+  });
+}
+
+}  // namespace araios::Impl

@@ -1,0 +1,204 @@
+#pragma once
+// SpmvOperator: a CSR matrix prepared once for one kernel and mode, applied many times.
+//
+//   araios::SpmvOperator<double> A(exec, csr);                      // kernel auto, deterministic
+//   araios::OperatorOptions options;
+//   options.kernel = araios::Kernel::Brcp;  options.mode = araios::Mode::Accurate;
+//   araios::SpmvOperator<double> B(exec, csr, options);
+//   B.apply(exec, x, y);                                            // y = B*x
+//   B.apply(exec, x, y, alpha, beta);                               // y = alpha*B*x + beta*y
+//
+// The operator owns the kernel's format (built from the CSR matrix on `exec` when it is
+// constructed; a padded format may refuse the matrix with PaddingError), the format's plan, and
+// the workspace its product needs, one per execution space instance that applies it: two
+// operators, or two applies of one operator on different execution space instances (CUDA
+// streams, OpenMP partitions on different host threads), may run at once. It keeps a reference
+// to the CSR Views it was built from (the solvers take the diagonal from them). Copies share
+// everything. apply() is asynchronous like any Kokkos kernel on `exec`.
+//
+// Kernel::Auto picks, until a performance model chooses: csr-scalar on host backends; on a GPU
+// csr-vector when rows average more than 8 entries, csr-scalar otherwise (the CSR format's own
+// default). The choice is reported by kernel().
+#include <araios/error.hpp>
+#include <araios/format_options.hpp>
+#include <araios/kernel_builders.hpp>
+#include <araios/kernel_registry.hpp>
+#include <araios/mode.hpp>
+#include <araios/formats/csr/csr.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace araios {
+
+struct OperatorOptions {
+  Kernel kernel = Kernel::Auto;
+  Mode mode = Mode::Deterministic;
+  /// Padding limit and --force of the padded formats.
+  FormatOptions format{};
+  /// Run the portable Kokkos kernel where a backend has a hand-written one (the tests compare
+  /// the two bit for bit).
+  bool portableOnly = false;
+};
+
+/// Kernel::Auto resolved for a matrix of `numRows` rows and `nnz` entries on ExecSpace.
+template <class ExecSpace>
+Kernel chooseDefaultKernel(std::int64_t numRows, std::int64_t nnz) {
+  // Rows of more than a few entries leave scalar GPU threads waiting on uncoalesced loads.
+  constexpr double kVectorFromMeanRowLength = 8.0;
+  const double mean = numRows > 0 ? static_cast<double>(nnz) / static_cast<double>(numRows) : 0.0;
+  if (Impl::isHostSpace<ExecSpace>() || mean <= kVectorFromMeanRowLength) return Kernel::CsrScalar;
+  return Kernel::CsrVector;
+}
+
+namespace Impl {
+
+/// One workspace per execution space instance that applies the operator: work queued on a
+/// CUDA stream is ordered, so that stream's workspace is free for its next product; a host
+/// backend runs a product to completion on its calling thread, so that thread's is.
+template <class Value, class ExecSpace>
+class WorkspacePool {
+ public:
+  using Vector = Kokkos::View<Value*, typename ExecSpace::device_type>;
+
+  explicit WorkspacePool(std::int64_t values) : values_(values) {}
+
+  std::int64_t values() const { return values_; }
+
+  Vector get(const ExecSpace& exec) {
+    if (values_ == 0) return Vector();
+    const std::size_t key = keyOf(exec);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [k, v] : pool_) {
+      if (k == key) return v;
+    }
+    pool_.emplace_back(key, Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::operator::workspace"),
+                                   values_));
+    return pool_.back().second;
+  }
+
+  std::size_t instances() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pool_.size();
+  }
+
+ private:
+  static std::size_t keyOf([[maybe_unused]] const ExecSpace& exec) {
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+      return reinterpret_cast<std::size_t>(exec.cuda_stream());
+    }
+#endif
+    return std::hash<std::thread::id>{}(std::this_thread::get_id());
+  }
+
+  std::int64_t values_;
+  mutable std::mutex mutex_;
+  std::vector<std::pair<std::size_t, Vector>> pool_;
+};
+
+}  // namespace Impl
+
+template <class Value, class Ordinal = std::int32_t, class Offset = std::int32_t,
+          class ExecSpace = Kokkos::DefaultExecutionSpace>
+class SpmvOperator {
+ public:
+  using value_type = Value;
+  using ordinal_type = Ordinal;
+  using size_type = Offset;
+  using execution_space = ExecSpace;
+  using device_type = typename ExecSpace::device_type;
+  using memory_space = typename device_type::memory_space;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, device_type>;
+  using Vector = Kokkos::View<Value*, device_type>;
+  using ConstVector = Kokkos::View<const Value*, device_type>;
+
+  SpmvOperator() = default;
+
+  /// Builds the kernel's format from `csr` on `exec` (the Views are the caller's; the
+  /// operator keeps a reference to them). Throws PaddingError when a padded format refuses the
+  /// matrix, InputError for a kernel that does not exist.
+  SpmvOperator(const ExecSpace& exec, const Csr& csr, const OperatorOptions& options = {}) : state_(std::make_shared<State>()) {
+    State& s = *state_;
+    s.csr = csr;
+    s.options = options;
+    const Kernel kernel = options.kernel == Kernel::Auto
+                              ? chooseDefaultKernel<ExecSpace>(csr.numRows, static_cast<std::int64_t>(csr.nnz()))
+                              : options.kernel;
+    s.entry = &kernelEntry(kernel);
+    Kokkos::Timer timer;
+    s.prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
+    exec.fence();
+    s.buildSeconds = timer.seconds();
+    s.workspace = std::make_unique<Impl::WorkspacePool<Value, ExecSpace>>(s.prepared->workspaceValues());
+  }
+
+  /// y = alpha*A*x + beta*y on `exec` in the operator's mode. With beta == 0, y is not read.
+  void apply(const ExecSpace& exec, const ConstVector& x, const Vector& y, Value alpha = Value(1),
+             Value beta = Value(0)) const {
+    apply(exec, x, y, alpha, beta, mode());
+  }
+
+  /// The same product in another mode than the operator's (the tools compare modes on one
+  /// prepared format).
+  void apply(const ExecSpace& exec, const ConstVector& x, const Vector& y, Value alpha, Value beta, Mode mode) const {
+    const State& s = state();
+    if (static_cast<std::int64_t>(x.extent(0)) != numCols() || static_cast<std::int64_t>(y.extent(0)) != numRows()) {
+      throw InputError("SpmvOperator::apply: the operator is " + std::to_string(numRows()) + " x " +
+                       std::to_string(numCols()) + " but x has " + std::to_string(x.extent(0)) + " and y " +
+                       std::to_string(y.extent(0)) + " entries; expected x of " + std::to_string(numCols()) +
+                       " and y of " + std::to_string(numRows()));
+    }
+    SpmvOptions options;
+    options.algorithm = s.entry->algorithm;
+    options.mode = mode;
+    options.portableOnly = s.options.portableOnly;
+    s.prepared->apply(exec, x, y, alpha, beta, options, s.workspace->get(exec));
+  }
+
+  const KernelEntry& kernel() const { return *state().entry; }
+  Mode mode() const { return state().options.mode; }
+  const OperatorOptions& options() const { return state().options; }
+  /// The CSR matrix the operator was built from (the caller's Views).
+  const Csr& csr() const { return state().csr; }
+  std::int64_t numRows() const { return static_cast<std::int64_t>(state().csr.numRows); }
+  std::int64_t numCols() const { return static_cast<std::int64_t>(state().csr.numCols); }
+  std::int64_t nnz() const { return static_cast<std::int64_t>(state().csr.nnz()); }
+
+  /// Bytes of the kernel's format and its plan (for csr-scalar and csr-vector: the CSR itself).
+  std::int64_t formatBytes() const { return state().prepared->formatBytes(); }
+  /// Bytes of workspace one product needs; the operator holds one per execution space instance
+  /// that has applied it.
+  std::int64_t workspaceBytes() const { return state().workspace->values() * static_cast<std::int64_t>(sizeof(Value)); }
+  /// Stored slots of the format, padding included (storedSlots / nnz is its padding ratio).
+  std::int64_t storedSlots() const { return state().prepared->storedSlots(); }
+  /// Seconds the construction spent building the format (fenced).
+  double buildSeconds() const { return state().buildSeconds; }
+
+ private:
+  struct State {
+    Csr csr;
+    OperatorOptions options;
+    const KernelEntry* entry = nullptr;
+    std::shared_ptr<const Impl::PreparedKernel<Value, ExecSpace>> prepared;
+    std::unique_ptr<Impl::WorkspacePool<Value, ExecSpace>> workspace;
+    double buildSeconds = 0;
+  };
+
+  const State& state() const {
+    if (!state_) throw InputError("SpmvOperator: used before it was built from a matrix");
+    return *state_;
+  }
+
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace araios

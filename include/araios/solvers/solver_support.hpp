@@ -1,0 +1,124 @@
+#pragma once
+// What the three solvers share: argument checks, the residual b - A x, progress and history,
+// the divergence test and the final relative residual.
+#include <araios/error.hpp>
+#include <araios/primitives/deterministic_reduce.hpp>
+#include <araios/primitives/device_scalar.hpp>
+#include <araios/solvers/solve_result.hpp>
+#include <araios/solvers/solver_options.hpp>
+#include <araios/operator.hpp>
+#include <araios/vector_ops.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace araios::Impl {
+
+template <class Operator, class BView, class XView>
+void checkSystem(const Operator& A, const BView& b, const XView& x, const char* who) {
+  static_assert(Kokkos::is_view<BView>::value && BView::rank == 1, "b must be a rank-1 Kokkos::View");
+  static_assert(Kokkos::is_view<XView>::value && XView::rank == 1, "x must be a rank-1 Kokkos::View");
+  static_assert(std::is_same_v<typename XView::value_type, typename Operator::value_type>,
+                "x must hold non-const values of the operator's value type");
+  if (A.numRows() != A.numCols()) {
+    throw InputError(std::string(who) + ": the matrix is " + std::to_string(A.numRows()) + " x " +
+                     std::to_string(A.numCols()) + "; expected a square matrix");
+  }
+  if (static_cast<std::int64_t>(b.extent(0)) != static_cast<std::int64_t>(A.numRows()) ||
+      static_cast<std::int64_t>(x.extent(0)) != static_cast<std::int64_t>(A.numRows())) {
+    throw InputError(std::string(who) + ": the matrix has " + std::to_string(A.numRows()) + " rows but b has " +
+                     std::to_string(b.extent(0)) + " and x " + std::to_string(x.extent(0)) +
+                     " entries; expected both of " + std::to_string(A.numRows()));
+  }
+}
+
+/// r = b - A x, with t receiving A x. The product is formed with beta = 0 and the subtraction
+/// done apart, so no alpha/beta multiply-add of the SpMV enters the residual.
+template <class ExecSpace, class Operator, class BView, class XView, class TView, class RView>
+void residual(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const TView& t, const RView& r) {
+  using Value = typename Operator::value_type;
+  A.apply(exec, x, t);
+  subtract(exec, b, t, r);
+}
+
+inline void checkOptions(const SolverOptions& o, const char* who) {
+  if (!(o.tolerance >= 0)) {
+    throw InputError(std::string(who) + ": tolerance " + std::to_string(o.tolerance) + "; expected tolerance >= 0");
+  }
+  if (o.maxIterations < 0) {
+    throw InputError(std::string(who) + ": maxIterations " + std::to_string(o.maxIterations) +
+                     "; expected maxIterations >= 0");
+  }
+}
+
+inline void setStatus(SolveResult& result, SolveStatus status, const std::string& message) {
+  result.status = status;
+  result.converged = status == SolveStatus::Converged;
+  result.diverged = status == SolveStatus::Diverged;
+  result.message = message;
+}
+
+/// History and progress callback, after every iteration.
+inline void recordProgress(const SolverOptions& options, SolveResult& result, int iteration, double measure) {
+  if (options.recordHistory) result.history.push_back(measure);
+  if (options.onProgress) options.onProgress(iteration, measure);
+}
+
+/// The divergence test of SolverOptions::divergenceGrowth: NaN or Inf, or growth beyond the
+/// factor over the smallest value seen.
+class DivergenceMonitor {
+ public:
+  explicit DivergenceMonitor(double growth) : growth_(growth) {}
+  /// An empty string while the measure looks sane; otherwise why the iteration diverged.
+  std::string check(double measure, const char* what) {
+    if (!std::isfinite(measure)) return std::string(what) + " became NaN or Inf";
+    if (measure < smallest_) smallest_ = measure;
+    if (smallest_ > 0 && measure > growth_ * smallest_) {
+      return std::string(what) + " grew to " + formatNumber(measure) + ", " + formatNumber(measure / smallest_) +
+             " times its smallest value " + formatNumber(smallest_);
+    }
+    return {};
+  }
+  static std::string formatNumber(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3e", v);
+    return buf;
+  }
+
+ private:
+  double growth_;
+  double smallest_ = std::numeric_limits<double>::infinity();
+};
+
+/// ||b - A x|| / ||b|| (||b - A x|| when b = 0) for the returned x, in the solver's mode;
+/// t and r are work vectors of n entries. Synchronises.
+template <class ExecSpace, class Operator, class BView, class XView, class Vector, class Value, class Device>
+double finalRelativeResidual(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const Vector& t,
+                             const Vector& r, double bnorm, const SolverOptions& options,
+                             ReductionWorkspace<Value, Device>& ws) {
+  residual(exec, A, b, x, t, r);
+  Kokkos::View<Value*, Device> slot("araios::solver::final_residual", 1);
+  norm2(exec, r, DeviceScalar<Value, Device>{slot, 0}, options.mode, ws);
+  exec.fence();
+  Value rnorm;
+  Kokkos::deep_copy(rnorm, Kokkos::subview(slot, 0));
+  return bnorm > 0 ? static_cast<double>(rnorm) / bnorm : static_cast<double>(rnorm);
+}
+
+/// ||v|| in the solver's mode, back on the host. Synchronises.
+template <class ExecSpace, class VView, class Value, class Device>
+double hostNorm(const ExecSpace& exec, const VView& v, ReductionMode mode, ReductionWorkspace<Value, Device>& ws) {
+  Kokkos::View<Value*, Device> slot("araios::solver::norm", 1);
+  norm2(exec, v, DeviceScalar<Value, Device>{slot, 0}, mode, ws);
+  exec.fence();
+  Value result;
+  Kokkos::deep_copy(result, Kokkos::subview(slot, 0));
+  return static_cast<double>(result);
+}
+
+}  // namespace araios::Impl
