@@ -12,7 +12,6 @@
 // format must move, so a kernel that caches well cannot exceed the copy ceiling by reading x
 // from cache many times.
 #include "bench_options.hpp"
-#include "generators/rng.hpp"
 #include "kokkos_kernels_spmv.hpp"
 #include "openmp_csr_loop.hpp"
 #include "run_matrix.hpp"
@@ -20,6 +19,7 @@
 
 #include <accuracy.hpp>
 #include <araios/operator.hpp>
+#include <araios/seeded_vector.hpp>
 
 #include <araios/araios.hpp>
 #include <araios/format_options.hpp>
@@ -43,15 +43,6 @@
 
 namespace araios::bench {
 namespace detail {
-
-/// Values in [-1, 1) from `seed`: the same vector on every backend and in every run.
-template <class Value>
-std::vector<Value> seededVector(std::int64_t n, std::uint64_t seed, std::uint64_t stream) {
-  gen::Rng rng(seed, stream);
-  std::vector<Value> v(static_cast<std::size_t>(n));
-  for (auto& e : v) e = static_cast<Value>(rng.uniform(-1.0, 1.0));
-  return v;
-}
 
 template <class View, class Value>
 View deviceCopy(const std::vector<Value>& host, const char* label) {
@@ -269,9 +260,9 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
 
   W w{exec, host, o, backend.copyGbps, {}, {}, {}, {}, {}, static_cast<Value>(o.alpha), static_cast<Value>(o.beta)};
   w.csr = csrFromHost<typename W::Csr>(host);
-  const std::vector<Value> xHost = detail::seededVector<Value>(host.numCols, o.vectorSeed, 1);
+  const std::vector<Value> xHost = araios::seededVector<Value>(host.numCols, o.vectorSeed, 1);
   const std::vector<Value> y0Host =
-      w.beta == Value(0) ? std::vector<Value>{} : detail::seededVector<Value>(host.numRows, o.vectorSeed, 2);
+      w.beta == Value(0) ? std::vector<Value>{} : araios::seededVector<Value>(host.numRows, o.vectorSeed, 2);
   w.x = detail::deviceCopy<typename W::Vector>(xHost, "araios::bench::x");
   w.y = typename W::Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bench::y"), host.numRows);
   if (w.beta != Value(0)) w.y0 = detail::deviceCopy<typename W::Vector>(y0Host, "araios::bench::y0");

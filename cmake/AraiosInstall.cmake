@@ -1,7 +1,7 @@
 # Installs the headers, the library and a CMake package so that applications can say
 # find_package(Araios) and link Araios::araios.
 install(DIRECTORY include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
-install(TARGETS araios EXPORT AraiosTargets
+install(TARGETS araios araios_io araios_header_only EXPORT AraiosTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 set(ARAIOS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Araios)

@@ -21,7 +21,7 @@ import sys
 
 LAYERS = ["core", "formats", "backends", "entry"]
 CORE_TOP = {"error.hpp", "types.hpp", "mode.hpp", "hash.hpp", "format_options.hpp", "kernel_registry.hpp",
-            "reference_spmv.hpp", "vector_ops.hpp"}
+            "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp"}
 ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](araios/[^>"]+)[>"]', re.M)
 

@@ -51,22 +51,6 @@ struct ReproArgs {
 
 const Mode kModes[] = {Mode::Fast, Mode::Deterministic, Mode::Accurate};
 
-/// x_j in [-1, 1) from SplitMix64 and exact arithmetic only, so every machine and standard
-/// library builds the same x from the same seed (std::uniform_real_distribution may not).
-template <class Value>
-std::vector<Value> reproX(std::int64_t n, std::uint64_t seed) {
-  std::vector<Value> x(n);
-  std::uint64_t state = seed;
-  for (auto& v : x) {
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    v = static_cast<Value>(std::ldexp(static_cast<double>(z >> 11), -52) - 1.0);  // k * 2^-52 - 1, exact
-  }
-  return x;
-}
-
 /// mu_i = sum_j a_ij x_j rounded once to Value (the product with alpha = 1, beta = 0), with the
 /// exact accumulator on the host. Rows holding NaN or Inf fall back to a long-double sum.
 template <class Value>
@@ -123,7 +107,7 @@ nlohmann::json workerTyped(const ExecSpace& exec, const io::HostMatrix& host, co
   using Device = typename ExecSpace::device_type;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   const Csr csr = csrFromHost<Csr>(host);
-  const std::vector<Value> xHost = reproX<Value>(host.numCols, args.seed);
+  const std::vector<Value> xHost = seededVector<Value>(host.numCols, args.seed);
   const std::vector<Value> mu = correctlyRounded<Value>(host, xHost);
   Kokkos::View<Value*, Device> x("x", host.numCols), y("y", host.numRows);
   {

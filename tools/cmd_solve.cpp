@@ -57,11 +57,7 @@ std::vector<double> makeRhs(const std::string& spec, std::int64_t n) {
     } catch (const std::exception&) {
       throw InputError("--rhs " + spec + ": the seed '" + seedText + "' is not an unsigned integer; expected random:SEED");
     }
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<double> dist(-1.0, 1.0);
-    std::vector<double> b(n);
-    for (auto& v : b) v = dist(rng);
-    return b;
+    return seededVector<double>(n, seed);
   }
   const io::HostMatrix m = io::readMatrixMarket(spec);
   const bool column = m.numCols == 1 && m.numRows == n;

@@ -20,6 +20,7 @@ Command addSpmvCommand(CLI::App& parent);
 Command addSolveCommand(CLI::App& parent);
 Command addPageRankCommand(CLI::App& parent);
 Command addReproCommand(CLI::App& parent);
+Command addKernelsCommand(CLI::App& parent);
 
 /// Options every command that runs kernels takes.
 struct RunOptions {

@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
                                                       araios::cli::addSpmvCommand(app),
                                                       araios::cli::addSolveCommand(app),
                                                       araios::cli::addPageRankCommand(app),
-                                                      araios::cli::addReproCommand(app)};
+                                                      araios::cli::addReproCommand(app),
+                                                      araios::cli::addKernelsCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -7,6 +7,7 @@
 #include <araios/kernel_registry.hpp>
 #include <araios/formats/matrix_stats.hpp>
 #include <araios/operator.hpp>
+#include <araios/seeded_vector.hpp>
 #include <araios/spmv.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/brc/brc_convert.hpp>

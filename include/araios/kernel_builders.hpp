@@ -98,7 +98,7 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
   void apply(const ExecSpace& exec, const typename Base::ConstVector& x, const typename Base::Vector& y,
              typename Format::value_type alpha, typename Format::value_type beta, const SpmvOptions& options,
              const typename Base::Vector& work) const override {
-    Spmv<ExecSpace, Format>::apply(exec, format_, x, y, alpha, beta, options, work);
+    spmvCanonical(exec, format_, x, y, alpha, beta, options, work);
   }
   std::int64_t formatBytes() const override { return format_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
@@ -108,7 +108,13 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
   Format format_;
 };
 
-/// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError).
+/// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError). Not inline:
+/// the compiled instantiations (araios/instantiations.hpp) keep every format's conversion and
+/// kernels out of the caller's translation unit.
+template <class ExecSpace, class Csr>
+std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> buildPreparedKernel(
+    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options);
+
 template <class ExecSpace, class Csr>
 std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> buildPreparedKernel(
     const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options) {
@@ -120,3 +126,8 @@ std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> build
 }
 
 }  // namespace araios::Impl
+
+#include <araios/instantiations.hpp>
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_BUILDER)
+#endif

@@ -10,9 +10,9 @@
 //
 // The operator owns the kernel's format (built from the CSR matrix on `exec` when it is
 // constructed; a padded format may refuse the matrix with PaddingError), the format's plan, and
-// the workspace its product needs, one per execution space instance that applies it: two
-// operators, or two applies of one operator on different execution space instances (CUDA
-// streams, OpenMP partitions on different host threads), may run at once. It keeps a reference
+// the workspace its product needs, one per execution space instance that applies it (a CUDA
+// stream; on a host backend, the calling thread): two operators, or two applies of one operator
+// on different CUDA streams, may run at once. It keeps a reference
 // to the CSR Views it was built from (the solvers take the diagonal from them). Copies share
 // everything. apply() is asynchronous like any Kokkos kernel on `exec`.
 //

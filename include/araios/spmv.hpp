@@ -32,6 +32,26 @@
 #include <string>
 
 namespace araios {
+namespace Impl {
+
+/// The product on the Views every compiled instantiation takes (araios/instantiations.hpp):
+/// x and y contiguous in the matrix's memory space. Not inline, so that an explicit
+/// instantiation declaration keeps it out of the caller's translation unit.
+template <class ExecSpace, class Matrix>
+void spmvCanonical(const ExecSpace& exec, const Matrix& A,
+                   const Kokkos::View<const typename Matrix::value_type*, typename Matrix::device_type>& x,
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& y,
+                   typename Matrix::value_type alpha, typename Matrix::value_type beta, const SpmvOptions& options,
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace);
+
+/// Whether a View of type V passes to spmvCanonical as it is: same memory space and layout.
+template <class V, class Matrix>
+inline constexpr bool isCanonicalVector =
+    std::is_same_v<typename V::memory_space, typename Matrix::memory_space> &&
+    std::is_same_v<typename V::array_layout,
+                   typename Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>::array_layout>;
+
+}  // namespace Impl
 
 /// Values of workspace spmv on A needs (0 for most formats).
 template <class ExecSpace, class Matrix>
@@ -62,7 +82,11 @@ void spmv(const ExecSpace& exec, const Matrix& A, const XView& x, const YView& y
                      " entries; expected x of " + std::to_string(A.numCols) + " and y of " +
                      std::to_string(A.numRows));
   }
-  Impl::Spmv<ExecSpace, Matrix>::apply(exec, A, x, y, alpha, beta, options, workspace);
+  if constexpr (Impl::isCanonicalVector<XView, Matrix> && Impl::isCanonicalVector<YView, Matrix>) {
+    Impl::spmvCanonical(exec, A, x, y, alpha, beta, options, workspace);
+  } else {
+    Impl::Spmv<ExecSpace, Matrix>::apply(exec, A, x, y, alpha, beta, options, workspace);
+  }
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>
@@ -77,4 +101,21 @@ void spmv(const ExecSpace& exec, const Matrix& A, const XView& x, const YView& y
   if (values > 0) exec.fence();  // the workspace is freed on return
 }
 
+namespace Impl {
+
+template <class ExecSpace, class Matrix>
+void spmvCanonical(const ExecSpace& exec, const Matrix& A,
+                   const Kokkos::View<const typename Matrix::value_type*, typename Matrix::device_type>& x,
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& y,
+                   typename Matrix::value_type alpha, typename Matrix::value_type beta, const SpmvOptions& options,
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace) {
+  Spmv<ExecSpace, Matrix>::apply(exec, A, x, y, alpha, beta, options, workspace);
+}
+
+}  // namespace Impl
 }  // namespace araios
+
+#include <araios/instantiations.hpp>
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_SPMV)
+#endif

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
@@ -50,5 +51,27 @@ int main(int argc, char** argv) {
     if (std::fabs(y2Host(i) - expected) > 1e-12 * (1.0 + std::fabs(expected))) ++wrong;
   }
   std::printf("consumer: %s, %d of %d entries wrong\n", wrong ? "FAILED" : "ok", wrong, n);
+
+  // With a matrix file: y = A*x with the x of `araios repro` (seed 42) through an operator of
+  // each kernel named, deterministic mode, and the hash of y's bits, which must be repro's.
+  if (argc > 2) {
+    const araios::io::HostMatrix host = araios::io::readMatrixMarket(argv[1]);
+    using Exec = Kokkos::DefaultExecutionSpace;
+    using Csr = araios::CsrMatrix<double, int, int, Exec::device_type>;
+    const Csr csr = araios::csrFromHost<Csr>(host);
+    const std::vector<double> xHost = araios::seededVector<double>(host.numCols, 42);
+    Kokkos::View<double*, Device> xs("x", host.numCols), ys("y", host.numRows);
+    auto xm = Kokkos::create_mirror_view(xs);
+    for (std::int64_t j = 0; j < host.numCols; ++j) xm(j) = xHost[j];
+    Kokkos::deep_copy(xs, xm);
+    for (int k = 2; k < argc; ++k) {
+      araios::OperatorOptions kernel;
+      kernel.kernel = araios::parseKernel(argv[k]);
+      const araios::SpmvOperator<double, int, int, Exec> A(Exec(), csr, kernel);
+      A.apply(Exec(), xs, ys);
+      Kokkos::fence();
+      std::printf("hash %s %s\n", argv[k], araios::hashBits(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ys)).c_str());
+    }
+  }
   return wrong ? 1 : 0;
 }

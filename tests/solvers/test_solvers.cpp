@@ -134,6 +134,7 @@ struct System {
     OperatorOptions o;
     o.kernel = kernel;
     o.mode = mode;
+    o.format.force = true;  // every kernel, whatever its padding (DIA on nos5: 18 slots per entry)
     return o;
   }
 };

@@ -1,0 +1,68 @@
+#pragma once
+// The combinations compiled into the Araios library: double and float values, 32-bit ordinals
+// and offsets or 64-bit ones, on each enabled backend (Serial, OpenMP, CUDA). For these the
+// library holds the SpMV of every format (Impl::spmvCanonical) and the operator's format
+// builders (Impl::buildPreparedKernel), compiled once with floating-point contraction off, and
+// the declarations below keep them out of the caller's translation unit: a program built with
+// -ffp-contract=fast or -march=native gets the library's bits, and compiles in seconds.
+//
+// araios/spmv.hpp and araios/kernel_builders.hpp declare them at their end, when
+// ARAIOS_COMPILED_INSTANTIATIONS is defined, as Araios::araios does; src/eti/ defines them. Other combinations (float values with
+// 64-bit offsets and 32-bit ordinals, say) are instantiated from the headers in the caller's
+// translation unit, which must then be compiled without contraction: the target
+// Araios::araios_header_only carries -ffp-contract=off for that (README, "Header-only use").
+#include <araios/detail/spmv_dispatch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+// M(Value, Ordinal, Offset, ExecSpace) for every compiled combination of one backend.
+#define ARAIOS_ETI_INDEX_TYPES(M, V, E) M(V, std::int32_t, std::int32_t, E) M(V, std::int64_t, std::int64_t, E)
+#define ARAIOS_ETI_BACKEND(M, E) ARAIOS_ETI_INDEX_TYPES(M, double, E) ARAIOS_ETI_INDEX_TYPES(M, float, E)
+#ifdef KOKKOS_ENABLE_SERIAL
+#define ARAIOS_ETI_SERIAL(M) ARAIOS_ETI_BACKEND(M, Kokkos::Serial)
+#else
+#define ARAIOS_ETI_SERIAL(M)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+#define ARAIOS_ETI_OPENMP(M) ARAIOS_ETI_BACKEND(M, Kokkos::OpenMP)
+#else
+#define ARAIOS_ETI_OPENMP(M)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+#define ARAIOS_ETI_CUDA(M) ARAIOS_ETI_BACKEND(M, Kokkos::Cuda)
+#else
+#define ARAIOS_ETI_CUDA(M)
+#endif
+#define ARAIOS_ETI_FOR_EACH(M) ARAIOS_ETI_SERIAL(M) ARAIOS_ETI_OPENMP(M) ARAIOS_ETI_CUDA(M)
+
+// The SpMV of one format for one combination; PREFIX is `extern` for the declaration.
+#define ARAIOS_ETI_SPMV(PREFIX, FORMAT, V, O, S, E)                                                           \
+  PREFIX template void araios::Impl::spmvCanonical<E, araios::FORMAT<V, O, S, E::device_type>>(             \
+      const E&, const araios::FORMAT<V, O, S, E::device_type>&, const Kokkos::View<const V*, E::device_type>&, \
+      const Kokkos::View<V*, E::device_type>&, V, V, const araios::SpmvOptions&,                             \
+      const Kokkos::View<V*, E::device_type>&);
+#define ARAIOS_ETI_SPMV_ALL_FORMATS(PREFIX, V, O, S, E) \
+  ARAIOS_ETI_SPMV(PREFIX, CooMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, CsrMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, CscMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, EllMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, HybMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, DiaMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, JdsMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, SellMatrix, V, O, S, E)       \
+  ARAIOS_ETI_SPMV(PREFIX, BrcMatrix, V, O, S, E)        \
+  ARAIOS_ETI_SPMV(PREFIX, BrcpMatrix, V, O, S, E)       \
+  ARAIOS_ETI_SPMV(PREFIX, ScCsrMatrix, V, O, S, E)      \
+  ARAIOS_ETI_SPMV(PREFIX, VabMatrix, V, O, S, E)
+#define ARAIOS_ETI_DECLARE_SPMV(V, O, S, E) ARAIOS_ETI_SPMV_ALL_FORMATS(extern, V, O, S, E)
+#define ARAIOS_ETI_DEFINE_SPMV(V, O, S, E) ARAIOS_ETI_SPMV_ALL_FORMATS(, V, O, S, E)
+
+// The operator's builder of every format for one combination.
+#define ARAIOS_ETI_BUILDER(PREFIX, V, O, S, E)                                                             \
+  PREFIX template std::shared_ptr<const araios::Impl::PreparedKernel<V, E>>                               \
+  araios::Impl::buildPreparedKernel<E, araios::CsrMatrix<V, O, S, E::device_type>>(                       \
+      const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
+#define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
+#define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E)
