@@ -24,6 +24,7 @@
 // both (i, j) and (j, i) sums them at both positions (two duplicates). Array files keep every
 // value, zeros included, as a stored entry (skew-symmetric arrays have no diagonal entries).
 // Explicit zeros of coordinate files are kept. The entries come back sorted by row, then column.
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -55,6 +56,13 @@ struct ReadOptions {
   /// in HostMatrix::droppedEntries, instead of refusing the file. Skipped entries still count
   /// against the size line; indices that are not integers or overflow int64 are still refused.
   bool dropInvalid = false;
+  /// Threads that parse the text, in chunks of whole lines put together in file order; 0 means
+  /// std::thread::hardware_concurrency(). The result, and every error, is the same for any
+  /// number of threads. A gzip file is decompressed on one more thread, ahead of the parsers.
+  int threads = 0;
+  /// Bytes of text per chunk; 0 means the default (4 MiB). The text in memory at any time is a
+  /// few chunks per thread, never the whole file. Small values are for testing chunk borders.
+  std::size_t chunkBytes = 0;
 };
 
 /// A sparse matrix on the host, as read: 0-based int64 indices, double values, sorted by

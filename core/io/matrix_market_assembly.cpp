@@ -1,0 +1,204 @@
+// Putting the parsed chunks together. The entries are kept as three arrays in file order; the
+// sort then needs at most two more arrays of the same length (none when the file is already in
+// order), where sorting an array of (row, column, value) records needed three.
+#include "matrix_market_assembly.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace araios::io::detail {
+namespace {
+
+/// Rows up to this length are sorted by insertion: the common case, where a linear scan and a
+/// few moves beat setting up a merge sort.
+constexpr std::int64_t kInsertionSortLength = 32;
+
+std::int64_t firstArrayRow(const MatrixMarketHeader& header, std::int64_t col) {
+  switch (header.symmetry) {
+    case MatrixMarketSymmetry::General: return 0;
+    case MatrixMarketSymmetry::Symmetric: return col;
+    case MatrixMarketSymmetry::SkewSymmetric: return col + 1;
+  }
+  return 0;
+}
+
+/// Sorts one row's (column, value) pairs by column, keeping equal columns in file order.
+void sortRowStably(std::int64_t* col, double* value, std::int64_t length, std::vector<std::pair<std::int64_t, double>>& scratch) {
+  if (std::is_sorted(col, col + length)) return;
+  if (length <= kInsertionSortLength) {
+    for (std::int64_t k = 1; k < length; ++k) {
+      const std::int64_t c = col[k];
+      const double v = value[k];
+      std::int64_t j = k;
+      for (; j > 0 && col[j - 1] > c; --j) {
+        col[j] = col[j - 1];
+        value[j] = value[j - 1];
+      }
+      col[j] = c;
+      value[j] = v;
+    }
+    return;
+  }
+  scratch.resize(static_cast<std::size_t>(length));
+  for (std::int64_t k = 0; k < length; ++k) scratch[k] = {col[k], value[k]};
+  std::stable_sort(scratch.begin(), scratch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (std::int64_t k = 0; k < length; ++k) {
+    col[k] = scratch[k].first;
+    value[k] = scratch[k].second;
+  }
+}
+
+/// Sorts file-order entries by row with a stable counting sort, then each row by column. The
+/// row array is rebuilt from the counts, so only the column and value arrays are copied.
+void sortByRowThenColumn(std::vector<std::int64_t>& row, std::vector<std::int64_t>& col,
+                         std::vector<double>& value, std::int64_t rows) {
+  const std::size_t count = value.size();
+  std::vector<std::int64_t> start(static_cast<std::size_t>(rows) + 1, 0);
+  for (std::size_t k = 0; k < count; ++k) ++start[static_cast<std::size_t>(row[k]) + 1];
+  for (std::int64_t r = 0; r < rows; ++r) start[r + 1] += start[r];
+  {
+    std::vector<std::int64_t> sortedCol(count);
+    std::vector<double> sortedValue(count);
+    std::vector<std::int64_t> next(start.begin(), start.end() - 1);
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto to = static_cast<std::size_t>(next[static_cast<std::size_t>(row[k])]++);
+      sortedCol[to] = col[k];
+      sortedValue[to] = value[k];
+    }
+    col.swap(sortedCol);
+    value.swap(sortedValue);
+  }
+  std::vector<std::pair<std::int64_t, double>> scratch;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::fill(row.begin() + start[r], row.begin() + start[r + 1], r);
+    sortRowStably(col.data() + start[r], value.data() + start[r], start[r + 1] - start[r], scratch);
+  }
+}
+
+/// For hypersparse matrices, whose row counts would dwarf the entries: a comparison sort.
+void sortByPosition(std::vector<std::int64_t>& row, std::vector<std::int64_t>& col, std::vector<double>& value) {
+  struct Entry {
+    std::int64_t row;
+    std::int64_t col;
+    double value;
+  };
+  std::vector<Entry> entries(value.size());
+  for (std::size_t k = 0; k < value.size(); ++k) entries[k] = {row[k], col[k], value[k]};
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.row != b.row ? a.row < b.row : a.col < b.col; });
+  for (std::size_t k = 0; k < value.size(); ++k) {
+    row[k] = entries[k].row;
+    col[k] = entries[k].col;
+    value[k] = entries[k].value;
+  }
+}
+
+/// Adds each entry into the first one at its position, in order, and closes the gaps.
+std::int64_t mergeDuplicates(std::vector<std::int64_t>& row, std::vector<std::int64_t>& col,
+                             std::vector<double>& value) {
+  const std::size_t count = value.size();
+  std::int64_t* r = row.data();
+  std::int64_t* c = col.data();
+  double* v = value.data();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (kept > 0 && r[k] == r[kept - 1] && c[k] == c[kept - 1]) {
+      v[kept - 1] += v[k];
+      continue;
+    }
+    r[kept] = r[k];
+    c[kept] = c[k];
+    v[kept] = v[k];
+    ++kept;
+  }
+  row.resize(kept);
+  col.resize(kept);
+  value.resize(kept);
+  // Many duplicates: give the unused tail back (a copy, so only when it is worth it).
+  if (kept < count - count / 8) {
+    row.shrink_to_fit();
+    col.shrink_to_fit();
+    value.shrink_to_fit();
+  }
+  return static_cast<std::int64_t>(count - kept);
+}
+
+}  // namespace
+
+EntryAssembler::EntryAssembler(const MatrixMarketHeader& header, std::uint64_t textBytesBound) : header_(header) {
+  const std::uint64_t perStored = header.symmetry == MatrixMarketSymmetry::General ? 1 : 2;
+  const std::uint64_t stored = std::min<std::uint64_t>(static_cast<std::uint64_t>(header.storedEntries),
+                                                       textBytesBound / 2 + 1);
+  const auto capacity = static_cast<std::size_t>(stored * perStored);
+  row_.reserve(capacity);
+  col_.reserve(capacity);
+  value_.reserve(capacity);
+  arrayRow_ = firstArrayRow(header_, 0);
+}
+
+void EntryAssembler::append(ParsedChunk& chunk) {
+  if (header_.format == MatrixMarketFormat::Coordinate) {
+    appendCoordinate(chunk);
+  } else {
+    appendArray(chunk);
+  }
+  chunk.row = {};
+  chunk.col = {};
+  chunk.value = {};
+}
+
+void EntryAssembler::appendCoordinate(ParsedChunk& chunk) {
+  if (chunk.value.empty()) return;
+  if (!chunk.sorted) sorted_ = false;
+  if (sorted_ && !row_.empty()) {
+    const std::int64_t r = chunk.row.front();
+    if (r < row_.back() || (r == row_.back() && chunk.col.front() < col_.back())) sorted_ = false;
+  }
+  row_.insert(row_.end(), chunk.row.begin(), chunk.row.end());
+  col_.insert(col_.end(), chunk.col.begin(), chunk.col.end());
+  value_.insert(value_.end(), chunk.value.begin(), chunk.value.end());
+}
+
+void EntryAssembler::push(std::int64_t row, std::int64_t col, double value) {
+  if (!row_.empty() && (row < row_.back() || (row == row_.back() && col < col_.back()))) sorted_ = false;
+  row_.push_back(row);
+  col_.push_back(col);
+  value_.push_back(value);
+}
+
+/// Array values come column by column; a symmetric file holds the lower triangle with the
+/// diagonal, a skew-symmetric file the strict lower triangle. The caller has checked that the
+/// file holds no more values than the size line says, so a next position always exists.
+void EntryAssembler::appendArray(const ParsedChunk& chunk) {
+  for (const double value : chunk.value) {
+    while (arrayRow_ >= header_.rows) arrayRow_ = firstArrayRow(header_, ++arrayCol_);
+    push(arrayRow_, arrayCol_, value);
+    if (arrayRow_ != arrayCol_) {
+      if (header_.symmetry == MatrixMarketSymmetry::Symmetric) push(arrayCol_, arrayRow_, value);
+      if (header_.symmetry == MatrixMarketSymmetry::SkewSymmetric) push(arrayCol_, arrayRow_, -value);
+    }
+    ++arrayRow_;
+  }
+}
+
+HostMatrix EntryAssembler::finish() {
+  if (!sorted_) {
+    const auto count = static_cast<std::int64_t>(value_.size());
+    if (header_.rows > 2 * count + 4096) {
+      sortByPosition(row_, col_, value_);
+    } else {
+      sortByRowThenColumn(row_, col_, value_, header_.rows);
+    }
+  }
+  HostMatrix matrix;
+  matrix.numRows = header_.rows;
+  matrix.numCols = header_.cols;
+  matrix.header = header_;
+  matrix.duplicatesSummed = mergeDuplicates(row_, col_, value_);
+  matrix.row = std::move(row_);
+  matrix.col = std::move(col_);
+  matrix.value = std::move(value_);
+  return matrix;
+}
+
+}  // namespace araios::io::detail
