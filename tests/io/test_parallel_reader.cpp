@@ -1,4 +1,4 @@
-// The chunked, parallel Matrix Market reader against references that share nothing
+// The chunked, parallel Matrix Market reader and writer against references that share nothing
 // with them: hashes recorded with the sequential reader they replaced, expected matrices built
 // from generated texts with strtod and a stable sort, and line numbers known by construction.
 // Every read is repeated at 1, 2 and 3 threads and at chunk sizes down to one byte, which puts
@@ -366,4 +366,68 @@ BOOST_AUTO_TEST_CASE(chunks_end_at_line_boundaries_and_never_split_a_crlf) {
     }
     BOOST_TEST(joined == text);
   }
+}
+
+// =============================================================================================
+// The writer: the same bytes at every thread count
+
+BOOST_AUTO_TEST_CASE(written_text_is_the_same_at_every_thread_count) {
+  // More than two chunks of entries (a chunk holds 2^17), with values the writer finds hard.
+  const GeneratedText generated = araios::test::generatedText(GeneratedKind::General, 7, 300000);
+  const HostMatrix matrix = parseMatrixMarket(generated.text, "w.mtx");
+  BOOST_TEST_REQUIRE(matrix.nnz() > (2 << 17));
+  // What reads back: every NaN as the reader's "nan", and no duplicates left to sum.
+  HostMatrix asWritten = matrix;
+  for (double& v : asWritten.value) v = std::isnan(v) ? std::strtod("nan", nullptr) : v;
+  asWritten.duplicatesSummed = 0;
+  TemporaryDirectory dir;
+  std::string reference;
+  for (int threads : {1, 2, 3}) {
+    BOOST_TEST_CONTEXT(threads << " threads") {
+      araios::io::WriteOptions options;
+      options.threads = threads;
+      const fs::path plain = dir.path() / ("w" + std::to_string(threads) + ".mtx");
+      const fs::path gzip = dir.path() / ("w" + std::to_string(threads) + ".mtx.gz");
+      araios::io::writeMatrixMarket(plain.string(), matrix, options);
+      araios::io::writeMatrixMarket(gzip.string(), matrix, options);
+      const std::string text = readBinaryFile(plain);
+      if (reference.empty()) reference = text;
+      BOOST_TEST((text == reference));
+      // The compressed file is a series of gzip members; it decompresses to the same text.
+      BOOST_TEST((araios::io::detail::readTextFile(gzip.string()) == reference));
+      BOOST_TEST(summaryOf(readMatrixMarket(gzip.string())) == summaryOf(asWritten));
+    }
+  }
+  // The text itself, checked line by line against printf's shortest-round-trip search.
+  std::istringstream lines(reference);
+  std::string line;
+  std::getline(lines, line);
+  BOOST_TEST(line == "%%MatrixMarket matrix coordinate real general");
+  std::getline(lines, line);
+  std::getline(lines, line);
+  BOOST_TEST(line == std::to_string(matrix.numRows) + " " + std::to_string(matrix.numCols) + " " + std::to_string(matrix.nnz()));
+  std::size_t mismatches = 0;
+  for (std::size_t k = 0; k < matrix.value.size() && std::getline(lines, line); ++k) {
+    const double v = matrix.value[k];
+    const std::string head = std::to_string(matrix.row[k] + 1) + " " + std::to_string(matrix.col[k] + 1) + " ";
+    const std::string written = line.rfind(head, 0) == 0u ? line.substr(head.size()) : "";
+    bool right = false;
+    if (std::isnan(v)) {
+      right = written == "nan";
+    } else if (std::isinf(v)) {
+      right = written == (v > 0 ? "inf" : "-inf");
+    } else {
+      // Reads back to the same bits, and is no longer than the shortest %.{p}g that does.
+      char shortest[40];
+      for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(shortest, sizeof shortest, "%.*g", precision, v);
+        const double back = std::strtod(shortest, nullptr);
+        if (back == v && std::signbit(back) == std::signbit(v)) break;
+      }
+      const double back = std::strtod(written.c_str(), nullptr);
+      right = !written.empty() && std::memcmp(&back, &v, sizeof v) == 0 && written.size() <= std::strlen(shortest);
+    }
+    if (!right && ++mismatches <= 5) BOOST_ERROR("line " << k + 4 << ": '" << line << "' for value " << v);
+  }
+  BOOST_TEST(mismatches == 0u);
 }

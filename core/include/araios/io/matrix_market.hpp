@@ -90,14 +90,22 @@ HostMatrix readMatrixMarket(const std::string& path, const ReadOptions& options 
 HostMatrix parseMatrixMarket(const std::string& text, const std::string& name,
                              const ReadOptions& options = {});
 
+struct WriteOptions {
+  /// Threads that format (and, for .gz, compress) chunks of entries, written in order; 0 means
+  /// std::thread::hardware_concurrency(). The text is the same for any number of threads.
+  int threads = 0;
+};
+
 /// Writes `matrix coordinate real general` with 1-based indices and the shortest decimal that
 /// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads and
 /// signs aside: every NaN is written `nan`). The entries are written in the matrix's order.
 /// The file is written to a temporary file `PATH.tmp-XXXXXX` in the same folder, synced and
 /// renamed at the end, so a reader never sees a half-written file; on failure the temporary
-/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed.
+/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
+/// as a series of gzip members (one per chunk of entries, compressed in parallel), which gzip
+/// readers read as one text.
 /// Throws araios::InputError naming the path on any failure, and for a matrix whose arrays
 /// differ in length or whose indices lie outside it.
-void writeMatrixMarket(const std::string& path, const HostMatrix& matrix);
+void writeMatrixMarket(const std::string& path, const HostMatrix& matrix, const WriteOptions& options = {});
 
 }  // namespace araios::io
