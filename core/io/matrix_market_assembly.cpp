@@ -4,6 +4,7 @@
 #include "matrix_market_assembly.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 namespace araios::io::detail {
@@ -48,31 +49,75 @@ void sortRowStably(std::int64_t* col, double* value, std::int64_t length, std::v
   }
 }
 
+/// Runs body(t) for t in [0, threads) on as many threads (the caller's among them).
+template <class Body>
+void onThreads(int threads, Body body) {
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t) helpers.emplace_back(body, t);
+  body(0);
+  for (std::thread& helper : helpers) helper.join();
+}
+
+/// [first, last) of part t of n items cut into `parts` nearly equal parts.
+std::pair<std::size_t, std::size_t> partOf(std::size_t n, int parts, int t) {
+  return {n * static_cast<std::size_t>(t) / static_cast<std::size_t>(parts),
+          n * static_cast<std::size_t>(t + 1) / static_cast<std::size_t>(parts)};
+}
+
 /// Sorts file-order entries by row with a stable counting sort, then each row by column. The
-/// row array is rebuilt from the counts, so only the column and value arrays are copied.
+/// entries are cut into one stretch per thread, in file order; each thread counts its rows,
+/// and gets, for every row, a place after the same row's entries of the stretches before its
+/// own, so the parallel scatter keeps file order within each row. The row array is rebuilt from
+/// the counts, so only the column and value arrays are copied.
 void sortByRowThenColumn(std::vector<std::int64_t>& row, std::vector<std::int64_t>& col,
-                         std::vector<double>& value, std::int64_t rows) {
+                         std::vector<double>& value, std::int64_t rows, int threads) {
   const std::size_t count = value.size();
-  std::vector<std::int64_t> start(static_cast<std::size_t>(rows) + 1, 0);
-  for (std::size_t k = 0; k < count; ++k) ++start[static_cast<std::size_t>(row[k]) + 1];
-  for (std::int64_t r = 0; r < rows; ++r) start[r + 1] += start[r];
+  const auto numRows = static_cast<std::size_t>(rows);
+  // Per-thread counts take threads x rows integers: no more threads than keep that below the
+  // entries themselves.
+  const int parts = static_cast<int>(std::clamp<std::size_t>(count / (numRows + 1), 1, static_cast<std::size_t>(threads)));
+  std::vector<std::vector<std::int64_t>> next(static_cast<std::size_t>(parts));  // per stretch: each row's next place
+  onThreads(parts, [&](int t) {
+    std::vector<std::int64_t>& counts = next[static_cast<std::size_t>(t)];
+    counts.assign(numRows, 0);
+    const auto [first, last] = partOf(count, parts, t);
+    for (std::size_t k = first; k < last; ++k) ++counts[static_cast<std::size_t>(row[k])];
+  });
+  std::vector<std::int64_t> start(numRows + 1, 0);
+  for (std::size_t r = 0; r < numRows; ++r) {
+    std::int64_t at = start[r];
+    for (auto& counts : next) {
+      const std::int64_t c = counts[r];
+      counts[r] = at;
+      at += c;
+    }
+    start[r + 1] = at;
+  }
   {
     std::vector<std::int64_t> sortedCol(count);
     std::vector<double> sortedValue(count);
-    std::vector<std::int64_t> next(start.begin(), start.end() - 1);
-    for (std::size_t k = 0; k < count; ++k) {
-      const auto to = static_cast<std::size_t>(next[static_cast<std::size_t>(row[k])]++);
-      sortedCol[to] = col[k];
-      sortedValue[to] = value[k];
-    }
+    onThreads(parts, [&](int t) {
+      std::vector<std::int64_t>& place = next[static_cast<std::size_t>(t)];
+      const auto [first, last] = partOf(count, parts, t);
+      for (std::size_t k = first; k < last; ++k) {
+        const auto to = static_cast<std::size_t>(place[static_cast<std::size_t>(row[k])]++);
+        sortedCol[to] = col[k];
+        sortedValue[to] = value[k];
+      }
+    });
+    next.clear();
     col.swap(sortedCol);
     value.swap(sortedValue);
   }
-  std::vector<std::pair<std::int64_t, double>> scratch;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    std::fill(row.begin() + start[r], row.begin() + start[r + 1], r);
-    sortRowStably(col.data() + start[r], value.data() + start[r], start[r + 1] - start[r], scratch);
-  }
+  // Rows are independent from here: each thread takes a stretch of rows.
+  onThreads(threads, [&](int t) {
+    std::vector<std::pair<std::int64_t, double>> scratch;
+    const auto [first, last] = partOf(numRows, threads, t);
+    for (std::size_t r = first; r < last; ++r) {
+      std::fill(row.begin() + start[r], row.begin() + start[r + 1], static_cast<std::int64_t>(r));
+      sortRowStably(col.data() + start[r], value.data() + start[r], start[r + 1] - start[r], scratch);
+    }
+  });
 }
 
 /// For hypersparse matrices, whose row counts would dwarf the entries: a comparison sort.
@@ -181,13 +226,13 @@ void EntryAssembler::appendArray(const ParsedChunk& chunk) {
   }
 }
 
-HostMatrix EntryAssembler::finish() {
+HostMatrix EntryAssembler::finish(int threads) {
   if (!sorted_) {
     const auto count = static_cast<std::int64_t>(value_.size());
     if (header_.rows > 2 * count + 4096) {
       sortByPosition(row_, col_, value_);
     } else {
-      sortByRowThenColumn(row_, col_, value_, header_.rows);
+      sortByRowThenColumn(row_, col_, value_, header_.rows, threads);
     }
   }
   HostMatrix matrix;

@@ -21,8 +21,8 @@ class EntryAssembler {
   void append(ParsedChunk& chunk);
 
   /// The matrix: entries sorted by (row, column), those at the same position summed in file
-  /// order into the first, exactly as a sequential read would.
-  HostMatrix finish();
+  /// order into the first, exactly as a sequential read would, whatever `threads` sort them.
+  HostMatrix finish(int threads);
 
  private:
   void appendCoordinate(ParsedChunk& chunk);

@@ -91,7 +91,7 @@ class DataReader {
     for (std::thread& helper : helpers) helper.join();
     if (error_) std::rethrow_exception(error_);
     if (found_ < info_.header.storedEntries) refuseTruncation();
-    HostMatrix matrix = assembler_.finish();
+    HostMatrix matrix = assembler_.finish(threads);
     matrix.droppedEntries = dropped_;
     return matrix;
   }
@@ -102,8 +102,13 @@ class DataReader {
       Job job;
       std::size_t index = 0;
       if (!takeChunk(job.chunk, index)) return;
-      detail::parseChunk(job.chunk.text(), info_.header, options_, job.parsed);
-      commitInOrder(index, std::move(job));
+      try {
+        detail::parseChunk(job.chunk.text(), info_.header, options_, job.parsed);
+        commitInOrder(index, std::move(job));
+      } catch (...) {  // out of memory: nothing may escape a thread
+        fail(std::current_exception());
+        return;
+      }
     }
   }
 
