@@ -23,30 +23,27 @@ std::int64_t firstArrayRow(const MatrixMarketHeader& header, std::int64_t col) {
   return 0;
 }
 
-/// Sorts one row's (column, value) pairs by column, keeping equal columns in file order.
-void sortRowStably(std::int64_t* col, double* value, std::int64_t length, std::vector<std::pair<std::int64_t, double>>& scratch) {
-  if (std::is_sorted(col, col + length)) return;
+/// An entry of a row being sorted: column and value side by side, so that the scatter by row
+/// touches one cache line per entry rather than two.
+struct ColumnValue {
+  std::int64_t col;
+  double value;
+};
+
+/// Sorts one row's entries by column, keeping equal columns in file order.
+void sortRowStably(ColumnValue* entries, std::int64_t length) {
+  const auto byColumn = [](const ColumnValue& a, const ColumnValue& b) { return a.col < b.col; };
+  if (std::is_sorted(entries, entries + length, byColumn)) return;
   if (length <= kInsertionSortLength) {
     for (std::int64_t k = 1; k < length; ++k) {
-      const std::int64_t c = col[k];
-      const double v = value[k];
+      const ColumnValue e = entries[k];
       std::int64_t j = k;
-      for (; j > 0 && col[j - 1] > c; --j) {
-        col[j] = col[j - 1];
-        value[j] = value[j - 1];
-      }
-      col[j] = c;
-      value[j] = v;
+      for (; j > 0 && entries[j - 1].col > e.col; --j) entries[j] = entries[j - 1];
+      entries[j] = e;
     }
     return;
   }
-  scratch.resize(static_cast<std::size_t>(length));
-  for (std::int64_t k = 0; k < length; ++k) scratch[k] = {col[k], value[k]};
-  std::stable_sort(scratch.begin(), scratch.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::int64_t k = 0; k < length; ++k) {
-    col[k] = scratch[k].first;
-    value[k] = scratch[k].second;
-  }
+  std::stable_sort(entries, entries + length, byColumn);
 }
 
 /// Runs body(t) for t in [0, threads) on as many threads (the caller's among them).
@@ -68,7 +65,7 @@ std::pair<std::size_t, std::size_t> partOf(std::size_t n, int parts, int t) {
 /// entries are cut into one stretch per thread, in file order; each thread counts its rows,
 /// and gets, for every row, a place after the same row's entries of the stretches before its
 /// own, so the parallel scatter keeps file order within each row. The row array is rebuilt from
-/// the counts, so only the column and value arrays are copied.
+/// the counts; the columns and values go through one array of pairs.
 void sortByRowThenColumn(std::vector<std::int64_t>& row, std::vector<std::int64_t>& col,
                          std::vector<double>& value, std::int64_t rows, int threads) {
   const std::size_t count = value.size();
@@ -93,29 +90,26 @@ void sortByRowThenColumn(std::vector<std::int64_t>& row, std::vector<std::int64_
     }
     start[r + 1] = at;
   }
-  {
-    std::vector<std::int64_t> sortedCol(count);
-    std::vector<double> sortedValue(count);
-    onThreads(parts, [&](int t) {
-      std::vector<std::int64_t>& place = next[static_cast<std::size_t>(t)];
-      const auto [first, last] = partOf(count, parts, t);
-      for (std::size_t k = first; k < last; ++k) {
-        const auto to = static_cast<std::size_t>(place[static_cast<std::size_t>(row[k])]++);
-        sortedCol[to] = col[k];
-        sortedValue[to] = value[k];
-      }
-    });
-    next.clear();
-    col.swap(sortedCol);
-    value.swap(sortedValue);
-  }
-  // Rows are independent from here: each thread takes a stretch of rows.
+  std::vector<ColumnValue> sorted(count);
+  onThreads(parts, [&](int t) {
+    std::vector<std::int64_t>& place = next[static_cast<std::size_t>(t)];
+    const auto [first, last] = partOf(count, parts, t);
+    for (std::size_t k = first; k < last; ++k) {
+      sorted[static_cast<std::size_t>(place[static_cast<std::size_t>(row[k])]++)] = {col[k], value[k]};
+    }
+  });
+  next.clear();
+  // Rows are independent from here: each thread takes a stretch of rows, sorts each by column
+  // and writes it back.
   onThreads(threads, [&](int t) {
-    std::vector<std::pair<std::int64_t, double>> scratch;
     const auto [first, last] = partOf(numRows, threads, t);
     for (std::size_t r = first; r < last; ++r) {
-      std::fill(row.begin() + start[r], row.begin() + start[r + 1], static_cast<std::int64_t>(r));
-      sortRowStably(col.data() + start[r], value.data() + start[r], start[r + 1] - start[r], scratch);
+      sortRowStably(sorted.data() + start[r], start[r + 1] - start[r]);
+      for (std::int64_t k = start[r]; k < start[r + 1]; ++k) {
+        row[k] = static_cast<std::int64_t>(r);
+        col[k] = sorted[k].col;
+        value[k] = sorted[k].value;
+      }
     }
   });
 }
