@@ -1,7 +1,7 @@
 #pragma once
 // The matrices araios-io-bench writes and reads: seeded, about ten entries per row at random
 // columns, values uniform in [-1, 1) (their shortest decimal is 17 to 20 characters), so that
-// a line averages about 37 bytes, like most real-valued SuiteSparse files.
+// a line takes 31 to 36 bytes, like most real-valued SuiteSparse files.
 #include <araios/io/matrix_market.hpp>
 
 #include <cstdint>

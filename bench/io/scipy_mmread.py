@@ -36,7 +36,7 @@ def main():
     if args.header:
         print("tool,commit,operation,format,entries,text_bytes,file_bytes,threads,seconds,mb_per_s")
     for path in args.files:
-        fmt = "gz" if path.endswith(".gz") else "plain"
+        fmt = "gz" if path.endswith(".gz") else "plain-by-column" if "-by-column" in path else "plain"
         size = text_bytes(path)
         best = float("inf")
         for _ in range(args.repeat):
