@@ -21,7 +21,8 @@ import sys
 
 LAYERS = ["core", "formats", "backends", "entry"]
 CORE_TOP = {"error.hpp", "types.hpp", "mode.hpp", "hash.hpp", "format_options.hpp", "kernel_registry.hpp",
-            "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp"}
+            "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp",
+            "format_footprints.hpp"}
 ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](araios/[^>"]+)[>"]', re.M)
 

@@ -1,12 +1,16 @@
-// araios info FILE: shape, row-length statistics and what each format would cost.
+// araios info FILE: shape, row-length statistics and what each format would cost, the costs
+// estimated from the row lengths (format_footprints.hpp) rather than by building every format.
 #include "backend.hpp"
 #include "command.hpp"
 #include "load_matrix.hpp"
 
 #include <araios/araios.hpp>
+#include <araios/format_footprints.hpp>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace araios::cli {
 namespace {
@@ -26,20 +30,35 @@ struct FormatCost {
   std::string refusal;  ///< why the format cannot hold this matrix, if it cannot
 };
 
+/// Shape and row-length statistics, as computeStats gives them for the CSR of `host`, from
+/// one pass over the entries on the host.
+MatrixStats statsOf(const RowLengthStatistics& r) {
+  MatrixStats s;
+  s.rows = r.rows;
+  s.cols = r.cols;
+  s.nnz = r.nnz;
+  if (r.rows == 0) return s;
+  s.minRowLength = *std::min_element(r.lengths.begin(), r.lengths.end());
+  s.maxRowLength = *std::max_element(r.lengths.begin(), r.lengths.end());
+  s.emptyRows = std::count(r.lengths.begin(), r.lengths.end(), std::int64_t{0});
+  s.meanRowLength = r.meanLength();
+  s.stdRowLength = r.stdLength();
+  s.bandwidth = r.bandwidth;
+  return s;
+}
+
 template <class Value>
 int runInfo(const InfoArgs& args) {
-  using Exec = Kokkos::DefaultHostExecutionSpace;
-  using Csr = CsrMatrix<Value, std::int64_t, std::int64_t, Exec::device_type>;
-  const io::HostMatrix host = loadMatrix(args.file, args.dropInvalid, args.json);
-  Exec exec;
-  const Csr csr = csrFromHost<Csr>(host);
-  const MatrixStats s = computeStats(exec, csr);
+  const io::HostMatrix host = loadMatrix(args.file, args.dropInvalid, args.json, args.threads);
+  // Everything below comes from the row lengths: no format is built, so info costs one pass
+  // over the entries after the read, and no memory beyond the matrix and its row lengths.
+  const RowLengthStatistics rows =
+      RowLengthStatistics::fromEntries(host.numRows, host.numCols, host.row.data(), host.col.data(), host.nnz());
+  const MatrixStats s = statsOf(rows);
 
   // Footprints are given for 32-bit indices, which every matrix under 2^31 entries uses.
-  using Csr32 = CsrMatrix<Value, std::int32_t, std::int32_t, Exec::device_type>;
   std::vector<FormatCost> costs;
   const bool fits32 = s.rows <= INT32_MAX && s.cols <= INT32_MAX && s.nnz <= INT32_MAX;
-  const Csr32 csr32 = fits32 ? csrFromHost<Csr32>(host) : Csr32{};
   for (const KernelEntry& kernel : kernelRegistry()) {
     // Kernels that share a storage format share its footprint: list each format once.
     if (!costs.empty() && costs.back().name == formatName(kernel.format)) continue;
@@ -47,11 +66,10 @@ int runInfo(const InfoArgs& args) {
     cost.name = formatName(kernel.format);
     try {
       if (!fits32) throw UnsupportedError("needs 64-bit indices");
-      OperatorOptions options;
-      options.kernel = kernel.kernel;
-      const SpmvOperator<Value, std::int32_t, std::int32_t, Exec> prepared(exec, csr32, options);
-      cost.bytes = prepared.formatBytes();
-      cost.paddingRatio = s.nnz ? static_cast<double>(prepared.storedSlots()) / s.nnz : 1.0;
+      const FormatFootprint footprint =
+          estimateFootprint<Value, std::int32_t, std::int32_t>(std::string(formatName(kernel.format)), rows);
+      cost.bytes = footprint.bytes;
+      cost.paddingRatio = s.nnz ? static_cast<double>(footprint.storedSlots) / s.nnz : 1.0;
     } catch (const Error& e) {
       cost.refusal = e.what();
     }
@@ -116,7 +134,7 @@ Command addInfoCommand(CLI::App& parent) {
   app->add_option("--precision", args->precision, "value type for the footprints")
       ->check(CLI::IsMember({"double", "float"}))
       ->capture_default_str();
-  app->add_option("--threads", args->threads, "OpenMP threads")->check(CLI::PositiveNumber);
+  app->add_option("--threads", args->threads, "threads, for reading the file as for OpenMP")->check(CLI::PositiveNumber);
   app->add_flag("--drop-invalid", args->dropInvalid, "skip entries with indices outside the matrix");
   app->add_flag("--json", args->json, "print one JSON object instead of text");
   Command command;

@@ -5,10 +5,11 @@
 
 namespace araios::cli {
 
-io::HostMatrix loadMatrix(const std::string& path, bool dropInvalid, bool quiet) {
+io::HostMatrix loadMatrix(const std::string& path, bool dropInvalid, bool quiet, int threads) {
   Kokkos::Timer timer;
   io::ReadOptions options;
   options.dropInvalid = dropInvalid;
+  options.threads = threads;
   io::HostMatrix m = io::readMatrixMarket(path, options);
   if (!quiet) {
     fmt::print(stderr, "read {}: {} x {}, {} nonzeros from {} stored entries ({} {} {}) in {:.2f} s\n", path,

@@ -7,6 +7,7 @@
 
 namespace araios::cli {
 
-io::HostMatrix loadMatrix(const std::string& path, bool dropInvalid, bool quiet);
+/// `threads` parse the file (ReadOptions::threads; 0: every core).
+io::HostMatrix loadMatrix(const std::string& path, bool dropInvalid, bool quiet, int threads = 0);
 
 }  // namespace araios::cli

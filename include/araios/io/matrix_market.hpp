@@ -24,6 +24,7 @@
 // both (i, j) and (j, i) sums them at both positions (two duplicates). Array files keep every
 // value, zeros included, as a stored entry (skew-symmetric arrays have no diagonal entries).
 // Explicit zeros of coordinate files are kept. The entries come back sorted by row, then column.
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -55,6 +56,13 @@ struct ReadOptions {
   /// in HostMatrix::droppedEntries, instead of refusing the file. Skipped entries still count
   /// against the size line; indices that are not integers or overflow int64 are still refused.
   bool dropInvalid = false;
+  /// Threads that parse the text, in chunks of whole lines put together in file order; 0 means
+  /// std::thread::hardware_concurrency(). The result, and every error, is the same for any
+  /// number of threads. A gzip file is decompressed on one more thread, ahead of the parsers.
+  int threads = 0;
+  /// Bytes of text per chunk; 0 means the default (4 MiB). The text in memory at any time is a
+  /// few chunks per thread, never the whole file. Small values are for testing chunk borders.
+  std::size_t chunkBytes = 0;
 };
 
 /// A sparse matrix on the host, as read: 0-based int64 indices, double values, sorted by
@@ -82,14 +90,22 @@ HostMatrix readMatrixMarket(const std::string& path, const ReadOptions& options 
 HostMatrix parseMatrixMarket(const std::string& text, const std::string& name,
                              const ReadOptions& options = {});
 
+struct WriteOptions {
+  /// Threads that format (and, for .gz, compress) chunks of entries, written in order; 0 means
+  /// std::thread::hardware_concurrency(). The text is the same for any number of threads.
+  int threads = 0;
+};
+
 /// Writes `matrix coordinate real general` with 1-based indices and the shortest decimal that
 /// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads and
 /// signs aside: every NaN is written `nan`). The entries are written in the matrix's order.
 /// The file is written to a temporary file `PATH.tmp-XXXXXX` in the same folder, synced and
 /// renamed at the end, so a reader never sees a half-written file; on failure the temporary
-/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed.
+/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
+/// as a series of gzip members (one per chunk of entries, compressed in parallel), which gzip
+/// readers read as one text.
 /// Throws araios::InputError naming the path on any failure, and for a matrix whose arrays
 /// differ in length or whose indices lie outside it.
-void writeMatrixMarket(const std::string& path, const HostMatrix& matrix);
+void writeMatrixMarket(const std::string& path, const HostMatrix& matrix, const WriteOptions& options = {});
 
 }  // namespace araios::io
