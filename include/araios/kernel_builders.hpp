@@ -34,6 +34,7 @@ struct FormatBuilder;
   struct FormatBuilder<FormatId::ID> {                                                       \
     template <class ExecSpace, class Csr>                                                    \
     static auto fromCsr(const ExecSpace& exec, const Csr& csr, const FormatOptions& options) { \
+      (void)exec;                                                                            \
       (void)options;                                                                         \
       return CALL;                                                                           \
     }                                                                                        \

@@ -68,7 +68,6 @@ struct KernelEntry {
   std::string_view description;
   ModePromise fast;
   std::string_view fastNote;  ///< why Fast promises what it does
-  bool portableFastPath;      ///< Fast runs the deterministic kernel (so promises its bits)
 
   ModePromise promise(Mode mode) const {
     if (mode == Mode::Fast) return fast;
@@ -88,39 +87,39 @@ inline const std::array<KernelEntry, 14>& kernelRegistry() {
   using Impl::kNoPromise;
   static const std::array<KernelEntry, 14> rows = {{
       {Kernel::Coo, "coo", FormatId::Coo, SpmvAlgorithm::Auto,
-       "COO, one thread per stored entry, atomic adds into y", kNoPromise, "atomics", false},
+       "COO, one thread per stored entry, atomic adds into y", kNoPromise, "atomics"},
       {Kernel::CsrScalar, "csr-scalar", FormatId::Csr, SpmvAlgorithm::CsrScalar, "CSR, one thread per row",
-       kDeterministicPromise, "runs the deterministic kernel", true},
+       kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::CsrVector, "csr-vector", FormatId::Csr, SpmvAlgorithm::CsrVector,
-       "CSR, vector lanes per row with a lane reduction", kNoPromise, "Kokkos reduction order", false},
+       "CSR, vector lanes per row with a lane reduction", kNoPromise, "Kokkos reduction order"},
       {Kernel::Csc, "csc", FormatId::Csc, SpmvAlgorithm::Auto, "CSC, one thread per column, atomic adds into y",
-       kNoPromise, "atomics", false},
+       kNoPromise, "atomics"},
       {Kernel::Ell, "ell", FormatId::Ell, SpmvAlgorithm::Auto,
        "ELLPACK, rows padded to the longest, column-major, one thread per row", kDeterministicPromise,
-       "runs the deterministic kernel", true},
+       "runs the deterministic kernel"},
       {Kernel::Hyb, "hyb", FormatId::Hyb, SpmvAlgorithm::Auto,
        "ELL for the first K entries of each row, COO for the rest (Bell & Garland)", kNoPromise,
-       "atomics on the COO part", false},
+       "atomics on the COO part"},
       {Kernel::Dia, "dia", FormatId::Dia, SpmvAlgorithm::Auto, "diagonals, column-major, one thread per row",
-       kDeterministicPromise, "runs the deterministic kernel", true},
+       kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::Jds, "jds", FormatId::Jds, SpmvAlgorithm::Auto,
        "jagged diagonals, rows sorted by length, one thread per sorted row", kDeterministicPromise,
-       "runs the deterministic kernel", true},
+       "runs the deterministic kernel"},
       {Kernel::Sell, "sell", FormatId::Sell, SpmvAlgorithm::Auto, "sliced ELL (SELL-C-sigma), C = 32",
-       kDeterministicPromise, "runs the deterministic kernel", true},
+       kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::Brc, "brc", FormatId::Brc, SpmvAlgorithm::Auto, "blocked row-column (Ashari et al.), atomic adds into y",
-       kNoPromise, "atomics", false},
+       kNoPromise, "atomics"},
       {Kernel::Brcp, "brcp", FormatId::Brcp, SpmvAlgorithm::Auto,
        "BRC filled row by row with a warp segmented sum, deterministic (Yang et al.)", kDeterministicPromise,
-       "runs the deterministic kernel", true},
+       "runs the deterministic kernel"},
       {Kernel::BrcpAtomic, "brcp-atomic", FormatId::Brcp, SpmvAlgorithm::BrcpAtomic,
        "BRCP as published: rows spanning blocks completed with atomic adds", kNoPromise,
-       "atomics, once a row spans 3+ blocks or beta != 0", false},
+       "atomics, once a row spans 3+ blocks or beta != 0"},
       {Kernel::ScCsr, "sc-csr", FormatId::ScCsr, SpmvAlgorithm::Auto,
        "segmented, combined CSR (Liang): rows merged by length range", kDeterministicPromise,
-       "runs the deterministic kernel", true},
+       "runs the deterministic kernel"},
       {Kernel::Vab, "vab", FormatId::Vab, SpmvAlgorithm::Auto, "vertical aligned blocks of 4 (Liang), two phases",
-       kDeterministicPromise, "runs the deterministic kernel", true},
+       kDeterministicPromise, "runs the deterministic kernel"},
   }};
   return rows;
 }

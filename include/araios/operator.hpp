@@ -25,6 +25,7 @@
 #include <araios/kernel_registry.hpp>
 #include <araios/mode.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_lanes.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -52,11 +53,9 @@ struct OperatorOptions {
 /// Kernel::Auto resolved for a matrix of `numRows` rows and `nnz` entries on ExecSpace.
 template <class ExecSpace>
 Kernel chooseDefaultKernel(std::int64_t numRows, std::int64_t nnz) {
-  // Rows of more than a few entries leave scalar GPU threads waiting on uncoalesced loads.
-  constexpr double kVectorFromMeanRowLength = 8.0;
   const double mean = numRows > 0 ? static_cast<double>(nnz) / static_cast<double>(numRows) : 0.0;
-  if (Impl::isHostSpace<ExecSpace>() || mean <= kVectorFromMeanRowLength) return Kernel::CsrScalar;
-  return Kernel::CsrVector;
+  return Impl::csrDefaultAlgorithm<ExecSpace>(mean) == SpmvAlgorithm::CsrVector ? Kernel::CsrVector
+                                                                                 : Kernel::CsrScalar;
 }
 
 namespace Impl {
@@ -85,11 +84,6 @@ class WorkspacePool {
     return pool_.back().second;
   }
 
-  std::size_t instances() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return pool_.size();
-  }
-
  private:
   static std::size_t keyOf([[maybe_unused]] const ExecSpace& exec) {
 #ifdef KOKKOS_ENABLE_CUDA
@@ -101,7 +95,7 @@ class WorkspacePool {
   }
 
   std::int64_t values_;
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::vector<std::pair<std::size_t, Vector>> pool_;
 };
 

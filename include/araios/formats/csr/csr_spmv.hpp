@@ -160,12 +160,7 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
                     const Kokkos::View<Value*, Device>& /*work*/) {
     const double meanRowLength = A.numRows > 0 ? static_cast<double>(A.nnz()) / A.numRows : 0.0;
     SpmvAlgorithm algorithm = options.algorithm;
-    if (algorithm == SpmvAlgorithm::Auto) {
-      // Rows of more than a few entries leave scalar threads waiting on uncoalesced loads.
-      constexpr double kVectorFromMeanRowLength = 8.0;
-      algorithm = !isHostSpace<ExecSpace>() && meanRowLength > kVectorFromMeanRowLength ? SpmvAlgorithm::CsrVector
-                                                                                          : SpmvAlgorithm::CsrScalar;
-    }
+    if (algorithm == SpmvAlgorithm::Auto) algorithm = csrDefaultAlgorithm<ExecSpace>(meanRowLength);
     if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector) {
       refuseAlgorithm(algorithm, "CSR");
     }
