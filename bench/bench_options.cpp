@@ -2,7 +2,7 @@
 
 #include "generators/catalog.hpp"
 
-#include <backend.hpp>
+#include <backend_names.hpp>
 
 #include <fnmatch.h>
 

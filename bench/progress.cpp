@@ -18,7 +18,7 @@ void Progress::begin(const std::string& matrix, const std::string& kernel, const
   doneWeight_ += currentWeight_;
   currentWeight_ = weight;
   ++started_;
-  const double elapsed = timer_.seconds();
+  const double elapsed = elapsedSeconds();
   std::string eta = "--:--";
   if (doneWeight_ > 0) eta = clockTime(elapsed / doneWeight_ * std::max(0.0, totalWeight_ - doneWeight_));
   fmt::print(stderr, "[{}/{}] {} {} {}  elapsed {}  eta {}\n", started_, std::max(total_, started_), matrix, kernel,
@@ -26,7 +26,7 @@ void Progress::begin(const std::string& matrix, const std::string& kernel, const
 }
 
 void Progress::note(const std::string& text) const {
-  fmt::print(stderr, "        {}  (elapsed {})\n", text, clockTime(timer_.seconds()));
+  fmt::print(stderr, "        {}  (elapsed {})\n", text, clockTime(elapsedSeconds()));
 }
 
 }  // namespace araios::bench

@@ -5,8 +5,7 @@
 // the per-item setup), from the seconds the items done so far took per unit of weight. Items are
 // weighed from the suite's plan, before the matrices exist: generated ones by their target
 // nnz, real ones from their file size (an estimate; it only steers the ETA).
-#include <Kokkos_Timer.hpp>
-
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -28,11 +27,13 @@ class Progress {
   void begin(const std::string& matrix, const std::string& kernel, const std::string& precision, double weight);
   /// A note between items (reading or generating a matrix), with the elapsed time.
   void note(const std::string& text) const;
-  double elapsedSeconds() const { return timer_.seconds(); }
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
   int total() const { return total_; }
 
  private:
-  Kokkos::Timer timer_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   int total_ = 0;
   int started_ = 0;
   double totalWeight_ = 0;

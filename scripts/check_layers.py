@@ -2,7 +2,7 @@
 """Fails when an include in Araios's headers or sources runs back up the layers.
 
 The layers, lowest first (a file may include only its own layer and those below it):
-  core      araios/{error,types,mode,hash,format_options,kernel_registry,reference_spmv,vector_ops}.hpp,
+  core      araios/{error,types,mode,hash,format_options,spmv_options,kernel_registry,reference_spmv,vector_ops}.hpp,
             araios/detail/, araios/io/, araios/primitives/, src/io/
   formats   araios/formats/ (the formats' structs, conversions, kernels and kernel parts)
   backends  araios/backends/ (hand-written kernel parts; they include kernel-part headers only,
@@ -22,7 +22,7 @@ import sys
 LAYERS = ["core", "formats", "backends", "entry"]
 CORE_TOP = {"error.hpp", "types.hpp", "mode.hpp", "hash.hpp", "format_options.hpp", "kernel_registry.hpp",
             "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp",
-            "format_footprints.hpp"}
+            "format_footprints.hpp", "spmv_options.hpp"}
 ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](araios/[^>"]+)[>"]', re.M)
 

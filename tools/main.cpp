@@ -1,6 +1,7 @@
 // araios: the command-line front end of the library.
 #include "command.hpp"
 #include "kokkos_session.hpp"
+#include "version.hpp"
 
 #include <araios/error.hpp>
 

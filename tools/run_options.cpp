@@ -1,4 +1,4 @@
-#include "backend.hpp"
+#include "backend_names.hpp"
 #include "command.hpp"
 
 #include <araios/mode.hpp>

@@ -1,14 +1,18 @@
 #pragma once
 // The combinations compiled into the Araios library: double and float values, 32-bit ordinals
 // and offsets or 64-bit ones, on each enabled backend (Serial, OpenMP, CUDA). For these the
-// library holds the SpMV of every format (Impl::spmvCanonical) and the operator's format
-// builders (Impl::buildPreparedKernel), compiled once with floating-point contraction off, and
-// the declarations below keep them out of the caller's translation unit: a program built with
+// library holds, compiled once with floating-point contraction off:
+//   * the SpMV of every format (Impl::spmvCanonical);
+//   * the operator's format builders (Impl::buildPreparedKernel, with the conversions from CSR);
+//   * Jacobi, CG, GMRES and PageRank on the operator, with b, x and the diagonal in Views of
+//     the operator's device.
+// The declarations keep them out of the caller's translation unit: a program built with
 // -ffp-contract=fast or -march=native gets the library's bits, and compiles in seconds.
 //
-// araios/spmv.hpp and araios/kernel_builders.hpp declare them at their end, when
-// ARAIOS_COMPILED_INSTANTIATIONS is defined, as Araios::araios does; src/eti/ defines them. Other combinations (float values with
-// 64-bit offsets and 32-bit ordinals, say) are instantiated from the headers in the caller's
+// araios/spmv.hpp, araios/kernel_builders.hpp and each solver's header declare them at their
+// end when ARAIOS_COMPILED_INSTANTIATIONS is defined, as Araios::araios does; src/eti/ defines
+// them. Other combinations (float values with 64-bit offsets and 32-bit ordinals, say, or a
+// right-hand side in a View of const values) are instantiated from the headers in the caller's
 // translation unit, which must then be compiled without contraction: the target
 // Araios::araios_header_only carries -ffp-contract=off for that (README, "Header-only use").
 #include <araios/detail/spmv_dispatch.hpp>
@@ -66,3 +70,30 @@
       const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
 #define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
 #define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E)
+
+// The solvers on the operator, with b, x and the diagonal in Views of the operator's device:
+// for each solver, the overload that is given the diagonal and the one that finds it.
+#define ARAIOS_ETI_VECTOR(V, E) Kokkos::View<V*, E::device_type>
+#define ARAIOS_ETI_SOLVER(PREFIX, SOLVER, V, O, S, E)                                                            \
+  PREFIX template araios::SolveResult araios::SOLVER<E, araios::SpmvOperator<V, O, S, E>, ARAIOS_ETI_VECTOR(V, E), \
+                                                     ARAIOS_ETI_VECTOR(V, E), ARAIOS_ETI_VECTOR(V, E)>(          \
+      const E&, const araios::SpmvOperator<V, O, S, E>&, const ARAIOS_ETI_VECTOR(V, E)&,                          \
+      const ARAIOS_ETI_VECTOR(V, E)&, const araios::SolverOptions&, const ARAIOS_ETI_VECTOR(V, E)&);              \
+  PREFIX template araios::SolveResult                                                                           \
+  araios::SOLVER<E, araios::SpmvOperator<V, O, S, E>, ARAIOS_ETI_VECTOR(V, E), ARAIOS_ETI_VECTOR(V, E)>(         \
+      const E&, const araios::SpmvOperator<V, O, S, E>&, const ARAIOS_ETI_VECTOR(V, E)&,                          \
+      const ARAIOS_ETI_VECTOR(V, E)&, const araios::SolverOptions&);
+#define ARAIOS_ETI_PAGERANK(PREFIX, V, O, S, E)                                                                    \
+  PREFIX template araios::PageRankResult                                                                          \
+  araios::pagerank<E, araios::SpmvOperator<V, O, S, E>, ARAIOS_ETI_VECTOR(V, E), ARAIOS_ETI_VECTOR(V, E)>(       \
+      const E&, const araios::SpmvOperator<V, O, S, E>&, const ARAIOS_ETI_VECTOR(V, E)&,                          \
+      const ARAIOS_ETI_VECTOR(V, E)&, const araios::PageRankOptions&);
+#define ARAIOS_ETI_DECLARE_JACOBI(V, O, S, E) ARAIOS_ETI_SOLVER(extern, jacobi, V, O, S, E)
+#define ARAIOS_ETI_DECLARE_CG(V, O, S, E) ARAIOS_ETI_SOLVER(extern, cg, V, O, S, E)
+#define ARAIOS_ETI_DECLARE_GMRES(V, O, S, E) ARAIOS_ETI_SOLVER(extern, gmres, V, O, S, E)
+#define ARAIOS_ETI_DECLARE_PAGERANK(V, O, S, E) ARAIOS_ETI_PAGERANK(extern, V, O, S, E)
+#define ARAIOS_ETI_DEFINE_SOLVERS(V, O, S, E) \
+  ARAIOS_ETI_SOLVER(, jacobi, V, O, S, E)     \
+  ARAIOS_ETI_SOLVER(, cg, V, O, S, E)         \
+  ARAIOS_ETI_SOLVER(, gmres, V, O, S, E)      \
+  ARAIOS_ETI_PAGERANK(, V, O, S, E)

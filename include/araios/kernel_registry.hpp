@@ -12,9 +12,9 @@
 //   correctlyRounded  each y_i is the correctly rounded value.
 // Deterministic and Accurate promise all of them but correct rounding (Accurate promises that
 // too) for every kernel; Fast promises what the kernel's fast path allows, said in `fastNote`.
-#include <araios/detail/spmv_dispatch.hpp>
 #include <araios/error.hpp>
 #include <araios/mode.hpp>
+#include <araios/spmv_options.hpp>
 
 #include <array>
 #include <cstddef>

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -26,31 +27,14 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostInts;
+using test::hostValues;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Brc = BrcMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<typename View::non_const_value_type> toValues(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
-}
+using Types = test::FormatTypes<Cfg, BrcMatrix>;
 
 template <class Cfg>
-std::optional<typename Types<Cfg>::Brc> buildBrc(const std::string& label, const io::HostMatrix& host,
+std::optional<typename Types<Cfg>::Matrix> buildBrc(const std::string& label, const io::HostMatrix& host,
                                                  const FormatOptions& options = {}) {
   using T = Types<Cfg>;
   typename T::Exec exec;
@@ -61,7 +45,7 @@ std::optional<typename Types<Cfg>::Brc> buildBrc(const std::string& label, const
 }
 
 template <class Cfg>
-auto runner(const typename Types<Cfg>::Brc& A) {
+auto runner(const typename Types<Cfg>::Matrix& A) {
   using T = Types<Cfg>;
   return [A](const typename T::Vector& x, const typename T::Vector& y, typename T::Value alpha,
              typename T::Value beta) { spmv(typename T::Exec(), A, x, y, alpha, beta); };
@@ -110,14 +94,14 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
   BOOST_TEST(A->pieceWidth == 4);
   BOOST_TEST(A->storedSlots() == 128);
   BOOST_TEST(A->nnz() == 8);
-  BOOST_TEST(toInts(A->blockBegin) == std::vector<std::int64_t>({0}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->nzPerBlock) == std::vector<std::int64_t>({128}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->blockBegin) == std::vector<std::int64_t>({0}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->nzPerBlock) == std::vector<std::int64_t>({128}), boost::test_tools::per_element());
   std::vector<std::int64_t> rowPerm(32, -1);
   rowPerm[0] = 0;
   rowPerm[1] = 2;
   rowPerm[2] = 0;
   rowPerm[3] = 3;
-  BOOST_TEST(toInts(A->rowPerm) == rowPerm, boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->rowPerm) == rowPerm, boost::test_tools::per_element());
   std::vector<std::int64_t> col(128, -1);
   std::vector<Value> value(128, Value(-0.0));
   const std::int64_t slotCol[4][4] = {{0, 1, 4, 2}, {1, 3, -1, -1}, {2, -1, -1, -1}, {3, -1, -1, -1}};
@@ -128,8 +112,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
       value[j * 32 + s] = static_cast<Value>(slotValue[j][s]);
     }
   }
-  BOOST_TEST(toInts(A->col) == col, boost::test_tools::per_element());
-  const auto stored = toValues(A->value);
+  BOOST_TEST(hostInts(A->col) == col, boost::test_tools::per_element());
+  const auto stored = hostValues(A->value);
   BOOST_TEST((stored.size() == value.size() && std::memcmp(stored.data(), value.data(), sizeof(Value) * 128) == 0));
   test::checkSpmvAgainstReference<Value, typename T::Device>("hand-made", host, runner<Cfg>(*A));
 }
@@ -139,13 +123,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
 BOOST_AUTO_TEST_CASE_TEMPLATE(long_row_spans_blocks, Cfg, test::AllConfigs) {
   const auto A = buildBrc<Cfg>("power law", test::powerLawWithLongRow());
   BOOST_TEST_REQUIRE(A.has_value());
-  const auto rowPerm = toInts(A->rowPerm);
+  const auto rowPerm = hostInts(A->rowPerm);
   std::int64_t blocks = 0;
   for (std::size_t b = 0; b * 32 < rowPerm.size(); ++b)
     blocks += std::count(rowPerm.begin() + 32 * b, rowPerm.begin() + 32 * (b + 1), 777) > 0;
   BOOST_TEST(blocks >= 3);
   BOOST_TEST(std::count(rowPerm.begin(), rowPerm.end(), 777) == (22000 + A->pieceWidth - 1) / A->pieceWidth);
-  for (const auto slots : toInts(A->nzPerBlock)) BOOST_TEST(slots <= 32 * A->pieceWidth);
+  for (const auto slots : hostInts(A->nzPerBlock)) BOOST_TEST(slots <= 32 * A->pieceWidth);
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(refuses_algorithms, Cfg, test::AllConfigs) {

@@ -9,6 +9,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -33,28 +34,11 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostInts;
+using test::hostValues;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Brcp = BrcpMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<typename View::non_const_value_type> toValues(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
-}
+using Types = test::FormatTypes<Cfg, BrcpMatrix>;
 
 template <class Value>
 bool sameBits(const std::vector<Value>& a, const std::vector<Value>& b) {
@@ -62,7 +46,7 @@ bool sameBits(const std::vector<Value>& a, const std::vector<Value>& b) {
 }
 
 template <class Cfg>
-std::optional<typename Types<Cfg>::Brcp> buildBrcp(const std::string& label, const io::HostMatrix& host,
+std::optional<typename Types<Cfg>::Matrix> buildBrcp(const std::string& label, const io::HostMatrix& host,
                                                    const FormatOptions& options = {}) {
   using T = Types<Cfg>;
   typename T::Exec exec;
@@ -73,7 +57,7 @@ std::optional<typename Types<Cfg>::Brcp> buildBrcp(const std::string& label, con
 }
 
 template <class Cfg>
-auto runner(const typename Types<Cfg>::Brcp& A, SpmvOptions options) {
+auto runner(const typename Types<Cfg>::Matrix& A, SpmvOptions options) {
   using T = Types<Cfg>;
   return [A, options](const typename T::Vector& x, const typename T::Vector& y, typename T::Value alpha,
                       typename T::Value beta) { spmv(typename T::Exec(), A, x, y, alpha, beta, options); };
@@ -81,7 +65,7 @@ auto runner(const typename Types<Cfg>::Brcp& A, SpmvOptions options) {
 
 /// y = alpha*A*x + beta*y0 on the device, with the seeded x and y0 of the SpMV checks.
 template <class Cfg>
-std::vector<typename Types<Cfg>::Value> product(const typename Types<Cfg>::Brcp& A, typename Types<Cfg>::Value alpha,
+std::vector<typename Types<Cfg>::Value> product(const typename Types<Cfg>::Matrix& A, typename Types<Cfg>::Value alpha,
                                                 typename Types<Cfg>::Value beta, SpmvOptions options = {}) {
   using T = Types<Cfg>;
   const auto xHost = test::randomVector<typename T::Value>(A.numCols, 1234);
@@ -91,7 +75,7 @@ std::vector<typename Types<Cfg>::Value> product(const typename Types<Cfg>::Brcp&
   Kokkos::deep_copy(y, Kokkos::View<const typename T::Value*, Kokkos::HostSpace>(yHost.data(), yHost.size()));
   spmv(typename T::Exec(), A, x, y, alpha, beta, options);
   Kokkos::fence();
-  return toValues(y);
+  return hostValues(y);
 }
 
 /// The deterministic kernel's documented order of operations (brcp_kernel_parts.hpp), replayed
@@ -103,9 +87,9 @@ std::vector<typename Brcp::value_type> replayDeterministic(const Brcp& A,
                                                            typename Brcp::value_type alpha) {
   using Value = typename Brcp::value_type;
   constexpr int H = Brcp::blockRows;
-  const auto blockPtr = toInts(A.blockPtr), rowPerm = toInts(A.rowPerm), rowSegLen = toInts(A.rowSegLen);
-  const auto col = toInts(A.col);
-  const auto value = toValues(A.value);
+  const auto blockPtr = hostInts(A.blockPtr), rowPerm = hostInts(A.rowPerm), rowSegLen = hostInts(A.rowSegLen);
+  const auto col = hostInts(A.col);
+  const auto value = hostValues(A.value);
   const std::int64_t numBlocks = static_cast<std::int64_t>(blockPtr.size()) - 1;
   std::vector<Value> y(A.numRows, std::numeric_limits<Value>::quiet_NaN());
   std::vector<Value> partial(2 * std::max<std::int64_t>(numBlocks, 0), Value(0));
@@ -142,13 +126,13 @@ std::vector<typename Brcp::value_type> replayDeterministic(const Brcp& A,
       }
     }
   }
-  const auto splitRow = toInts(A.splitRow), first = toInts(A.splitFirstBlock), last = toInts(A.splitLastBlock);
+  const auto splitRow = hostInts(A.splitRow), first = hostInts(A.splitFirstBlock), last = hostInts(A.splitLastBlock);
   for (std::size_t i = 0; i < splitRow.size(); ++i) {
     Value sum = partial[2 * first[i] + 1];
     for (std::int64_t b = first[i] + 1; b <= last[i]; ++b) sum += partial[2 * b];
     y[splitRow[i]] = alpha * sum;
   }
-  for (const auto row : toInts(A.emptyRow)) y[row] = alpha * -Value(0);  // the sum of no terms
+  for (const auto row : hostInts(A.emptyRow)) y[row] = alpha * -Value(0);  // the sum of no terms
   return y;
 }
 
@@ -252,15 +236,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_two_blocks, Cfg, test::AllConfigs) {
   BOOST_TEST(A->lengthThreshold == 3);
   BOOST_TEST(A->storedSlots() == 128);
   BOOST_TEST(A->nnz() == 54);
-  BOOST_TEST(toInts(A->blockPtr) == std::vector<std::int64_t>({0, 96, 128}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->blockPtr) == std::vector<std::int64_t>({0, 96, 128}), boost::test_tools::per_element());
   const std::vector<std::int64_t> onesBlock0 = {1,  3,  4,  6,  7,  8,  9,  10, 12, 13, 14, 15,
                                                 16, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27};
-  BOOST_TEST(toInts(A->rowPerm) == concat<std::int64_t>({{5, 5, 5, 17, 17, 30, 2, 11, 33},
+  BOOST_TEST(hostInts(A->rowPerm) == concat<std::int64_t>({{5, 5, 5, 17, 17, 30, 2, 11, 33},
                                                          onesBlock0,
                                                          {28, 29, 31, 32, 34, 35, 36, 37, 38},
                                                          repeated<std::int64_t>(23, P)}),
              boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->rowSegLen) == concat<std::int64_t>({{3, 0, 0, 2, 0, 1, 1, 1, 1},
+  BOOST_TEST(hostInts(A->rowSegLen) == concat<std::int64_t>({{3, 0, 0, 2, 0, 1, 1, 1, 1},
                                                            repeated<std::int64_t>(23, 1),
                                                            repeated<std::int64_t>(9, 1),
                                                            repeated<std::int64_t>(23, 0)}),
@@ -269,7 +253,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_two_blocks, Cfg, test::AllConfigs) {
   const std::vector<std::int64_t> colOnes = {1, 3, 0, 2, 3, 0, 1, 2, 0, 1, 2, 3, 0, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3};
   const std::vector<Value> valueOnes = {17,  49,  65,  97,  113, 129, 145, 161, 193, 209, 225, 241,
                                         257, 289, 305, 321, 337, 353, 369, 385, 401, 417, 433};
-  BOOST_TEST(toInts(A->col) == concat<std::int64_t>({{1, 13, 25, 1, 13, 2, 2, 3, 1},
+  BOOST_TEST(hostInts(A->col) == concat<std::int64_t>({{1, 13, 25, 1, 13, 2, 2, 3, 1},
                                                      colOnes,
                                                      {5, 17, 29, 5, P, 6, 6, 7, 5},
                                                      repeated<std::int64_t>(23, P),
@@ -278,7 +262,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_two_blocks, Cfg, test::AllConfigs) {
                                                      {0, 1, 3, 0, 2, 3, 0, 1, 2},
                                                      repeated<std::int64_t>(23, P)}),
              boost::test_tools::per_element());
-  BOOST_TEST(sameBits(toValues(A->value), concat<Value>({{81, 84, 87, 273, 276, 481, 33, 177, 529},
+  BOOST_TEST(sameBits(hostValues(A->value), concat<Value>({{81, 84, 87, 273, 276, 481, 33, 177, 529},
                                                         valueOnes,
                                                         {82, 85, 88, 274, Z, 482, 34, 178, 530},
                                                         repeated<Value>(23, Z),
@@ -286,8 +270,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_two_blocks, Cfg, test::AllConfigs) {
                                                         repeated<Value>(23, Z),
                                                         {449, 465, 497, 513, 545, 561, 577, 593, 609},
                                                         repeated<Value>(23, Z)})));
-  BOOST_TEST(toInts(A->splitRow).empty());
-  BOOST_TEST(toInts(A->emptyRow) == std::vector<std::int64_t>({0, 39}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->splitRow).empty());
+  BOOST_TEST(hostInts(A->emptyRow) == std::vector<std::int64_t>({0, 39}), boost::test_tools::per_element());
   BOOST_TEST(Impl::brcpWorkspaceValues(*A) == 0);
   test::checkSpmvAgainstReference<Value, typename T::Device>("forty rows", host, runner<Cfg>(*A, {}));
 }
@@ -304,8 +288,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_long_row_over_three_blocks, Cfg, test
   const auto A = buildBrcp<Cfg>("one long row", host);
   BOOST_TEST_REQUIRE(A.has_value());
   BOOST_TEST(A->lengthThreshold == 1);
-  BOOST_TEST(toInts(A->blockPtr) == std::vector<std::int64_t>({0, 128, 192, 224}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->rowPerm) == concat<std::int64_t>({repeated<std::int64_t>(72, 12345), {7, 19999},
+  BOOST_TEST(hostInts(A->blockPtr) == std::vector<std::int64_t>({0, 128, 192, 224}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->rowPerm) == concat<std::int64_t>({repeated<std::int64_t>(72, 12345), {7, 19999},
                                                          repeated<std::int64_t>(22, -1)}),
              boost::test_tools::per_element());
   std::vector<std::int64_t> segLen(96, 0);
@@ -314,11 +298,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_long_row_over_three_blocks, Cfg, test
   segLen[64] = 8;
   segLen[72] = 1;
   segLen[73] = 1;
-  BOOST_TEST(toInts(A->rowSegLen) == segLen, boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->splitRow) == std::vector<std::int64_t>({12345}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->splitFirstBlock) == std::vector<std::int64_t>({0}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->splitLastBlock) == std::vector<std::int64_t>({2}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(A->emptyRow).size() == 19997u);
+  BOOST_TEST(hostInts(A->rowSegLen) == segLen, boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->splitRow) == std::vector<std::int64_t>({12345}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->splitFirstBlock) == std::vector<std::int64_t>({0}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->splitLastBlock) == std::vector<std::int64_t>({2}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(A->emptyRow).size() == 19997u);
   BOOST_TEST(Impl::brcpWorkspaceValues(*A) == 6);
 
   std::vector<std::int64_t> col(224, -1);
@@ -336,8 +320,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout_long_row_over_three_blocks, Cfg, test
   value[200] = Value(0.5);
   col[201] = 9;
   value[201] = Value(-2.0);
-  BOOST_TEST(toInts(A->col) == col, boost::test_tools::per_element());
-  BOOST_TEST(sameBits(toValues(A->value), value));
+  BOOST_TEST(hostInts(A->col) == col, boost::test_tools::per_element());
+  BOOST_TEST(sameBits(hostValues(A->value), value));
   checkMatrix<Cfg>("one long row", host, false);
 }
 
@@ -348,16 +332,16 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(power_law_long_row_spans_three_blocks, Cfg, test::
   const auto A = buildBrcp<Cfg>("power law", host);
   BOOST_TEST_REQUIRE(A.has_value());
   BOOST_TEST(22000 > 64 * A->lengthThreshold);
-  const auto rowPerm = toInts(A->rowPerm);
+  const auto rowPerm = hostInts(A->rowPerm);
   std::int64_t blocks = 0;
   for (std::size_t b = 0; b * 32 < rowPerm.size(); ++b)
     blocks += std::count(rowPerm.begin() + 32 * b, rowPerm.begin() + 32 * (b + 1), 777) > 0;
   BOOST_TEST(blocks >= 3);
-  const auto split = toInts(A->splitRow);
+  const auto split = hostInts(A->splitRow);
   const auto it = std::find(split.begin(), split.end(), 777);
   BOOST_TEST_REQUIRE((it != split.end()));
   const auto i = it - split.begin();
-  BOOST_TEST(toInts(A->splitLastBlock)[i] - toInts(A->splitFirstBlock)[i] + 1 == blocks);
+  BOOST_TEST(hostInts(A->splitLastBlock)[i] - hostInts(A->splitFirstBlock)[i] + 1 == blocks);
 }
 
 // T comes from the row-length statistics over all rows, empty ones included.
@@ -389,7 +373,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(padding_refusal_and_force, Cfg, test::AllConfigs) 
   });
   const auto A = buildBrcp<Cfg>("forced", host, {kDefaultMaxPaddingRatio, true});
   BOOST_TEST_REQUIRE(A.has_value());
-  BOOST_TEST(A->storedSlots() == toInts(A->blockPtr).back());
+  BOOST_TEST(A->storedSlots() == hostInts(A->blockPtr).back());
   BOOST_TEST(A->storedSlots() == 32);
   test::checkSpmvAgainstReference<typename T::Value, typename T::Device>("forced", host, runner<Cfg>(*A, {}));
   // A looser limit accepts it without force.
@@ -415,7 +399,7 @@ BOOST_AUTO_TEST_CASE(paper_scan_difference_cancels) {
   const auto host = test::fromTriplets(8, 2, {{0, 0, 1e16}, {0, 1, 1e16}, {1, 0, 1.0}, {1, 1, 1.0}});
   const auto A = buildBrcp<Cfg>("cancellation", host, {kDefaultMaxPaddingRatio, true});
   BOOST_TEST_REQUIRE(A.has_value());
-  BOOST_TEST(toInts(A->rowSegLen)[2] == 2);
+  BOOST_TEST(hostInts(A->rowSegLen)[2] == 2);
 
   std::vector<double> in(32, 0.0);
   in[0] = in[1] = 1e16;
@@ -433,7 +417,7 @@ BOOST_AUTO_TEST_CASE(paper_scan_difference_cancels) {
   Kokkos::deep_copy(x, 1.0);
   spmv(typename T::Exec(), *A, x, y, 1.0, 0.0);
   Kokkos::fence();
-  const auto yHost = toValues(y);
+  const auto yHost = hostValues(y);
   BOOST_TEST(yHost[0] == 2e16);
   BOOST_TEST(yHost[1] == 2.0);
 }

@@ -3,6 +3,7 @@
 #define BOOST_TEST_MODULE conversions
 #include <boost/test/unit_test.hpp>
 
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -19,6 +20,8 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDoubles;
+using test::hostInts;
 
 /// Compressed form computed on the host: entries sorted by (major, minor, original position).
 struct HostCompressed {
@@ -42,20 +45,6 @@ HostCompressed hostCompress(std::int64_t numMajor, const std::vector<std::int64_
     out.values.push_back(values[k]);
   }
   return out;
-}
-
-template <class View>
-std::vector<double> toDoubles(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
 }
 
 template <class Value>
@@ -90,9 +79,9 @@ void checkConversions(const std::string& name, const io::HostMatrix& host) {
     const Csr csr = csrFromCoo(exec, cooFromHost<Coo>(host));
     BOOST_TEST(csr.numRows == host.numRows);
     BOOST_TEST(csr.numCols == host.numCols);
-    BOOST_TEST(toInts(csr.rowPtr) == rows.ptr, boost::test_tools::per_element());
-    BOOST_TEST(toInts(csr.colIdx) == rows.minor, boost::test_tools::per_element());
-    BOOST_TEST(sameBits(toDoubles(csr.values), values));
+    BOOST_TEST(hostInts(csr.rowPtr) == rows.ptr, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(csr.colIdx) == rows.minor, boost::test_tools::per_element());
+    BOOST_TEST(sameBits(hostDoubles(csr.values), values));
 
     // The same entries in a random order give the same CSR: the device sort does not rely on
     // the reader's order.
@@ -106,24 +95,24 @@ void checkConversions(const std::string& name, const io::HostMatrix& host) {
       shuffled.value[k] = host.value[order[k]];
     }
     const Csr fromShuffled = csrFromCoo(exec, cooFromHost<Coo>(shuffled));
-    BOOST_TEST(toInts(fromShuffled.rowPtr) == rows.ptr, boost::test_tools::per_element());
-    BOOST_TEST(toInts(fromShuffled.colIdx) == rows.minor, boost::test_tools::per_element());
-    BOOST_TEST(sameBits(toDoubles(fromShuffled.values), values));
+    BOOST_TEST(hostInts(fromShuffled.rowPtr) == rows.ptr, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(fromShuffled.colIdx) == rows.minor, boost::test_tools::per_element());
+    BOOST_TEST(sameBits(hostDoubles(fromShuffled.values), values));
 
     const Coo back = cooFromCsr(exec, csr);
-    BOOST_TEST(toInts(back.rowIdx) == host.row, boost::test_tools::per_element());
-    BOOST_TEST(toInts(back.colIdx) == host.col, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(back.rowIdx) == host.row, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(back.colIdx) == host.col, boost::test_tools::per_element());
 
     const HostCompressed cols = hostCompress(host.numCols, host.col, host.row, host.value);
     const auto csc = cscFromCsr(exec, csr);
-    BOOST_TEST(toInts(csc.colPtr) == cols.ptr, boost::test_tools::per_element());
-    BOOST_TEST(toInts(csc.rowIdx) == cols.minor, boost::test_tools::per_element());
-    BOOST_TEST(sameBits(toDoubles(csc.values), rounded<Value>(cols.values)));
+    BOOST_TEST(hostInts(csc.colPtr) == cols.ptr, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(csc.rowIdx) == cols.minor, boost::test_tools::per_element());
+    BOOST_TEST(sameBits(hostDoubles(csc.values), rounded<Value>(cols.values)));
 
     const Csr roundTrip = csrFromCsc(exec, csc);
-    BOOST_TEST(toInts(roundTrip.rowPtr) == rows.ptr, boost::test_tools::per_element());
-    BOOST_TEST(toInts(roundTrip.colIdx) == rows.minor, boost::test_tools::per_element());
-    BOOST_TEST(sameBits(toDoubles(roundTrip.values), values));
+    BOOST_TEST(hostInts(roundTrip.rowPtr) == rows.ptr, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(roundTrip.colIdx) == rows.minor, boost::test_tools::per_element());
+    BOOST_TEST(sameBits(hostDoubles(roundTrip.values), values));
 
     // Statistics against a plain host loop.
     const MatrixStats s = computeStats(exec, csr);
@@ -174,9 +163,9 @@ BOOST_AUTO_TEST_CASE(duplicates_are_kept_in_input_order) {
   using Coo = CooMatrix<double>;
   Kokkos::DefaultExecutionSpace exec;
   const auto csr = csrFromCoo(exec, cooFromHost<Coo>(host));
-  BOOST_TEST(toInts(csr.rowPtr) == std::vector<std::int64_t>({0, 1, 4}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(csr.colIdx) == std::vector<std::int64_t>({1, 0, 2, 2}), boost::test_tools::per_element());
-  BOOST_TEST(toDoubles(csr.values) == std::vector<double>({6, 7, 5, 8}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(csr.rowPtr) == std::vector<std::int64_t>({0, 1, 4}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(csr.colIdx) == std::vector<std::int64_t>({1, 0, 2, 2}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(csr.values) == std::vector<double>({6, 7, 5, 8}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(narrowing_is_checked) {

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -27,26 +28,10 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDoubles;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Ordinal = typename Cfg::ordinal_type;
-  using Offset = typename Cfg::size_type;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  using Dia = DiaMatrix<Value, Ordinal, Offset, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
-
-template <class View>
-std::vector<double> hostCopy(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
+using Types = test::FormatTypes<Cfg, DiaMatrix>;
 
 template <class View>
 View deviceCopy(const std::string& label, const std::vector<double>& values) {
@@ -78,7 +63,7 @@ bool checkDia(const std::string& name, const io::HostMatrix& host, const FormatO
   std::set<std::int64_t> diagonals;
   for (std::int64_t k = 0; k < host.nnz(); ++k) diagonals.insert(host.col[k] - host.row[k]);
   const std::vector<double> offsets(diagonals.begin(), diagonals.end());
-  BOOST_TEST(hostCopy(dia->offsets) == offsets, name << " offsets" << boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(dia->offsets) == offsets, name << " offsets" << boost::test_tools::per_element());
   BOOST_TEST(dia->numDiags == static_cast<std::int64_t>(diagonals.size()), name);
   BOOST_TEST(dia->nnz() == host.nnz(), name);
   BOOST_TEST(dia->storedSlots() == host.numRows * static_cast<std::int64_t>(diagonals.size()), name);
@@ -122,12 +107,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
   BOOST_TEST(dia.numDiags == 3);
   BOOST_TEST(dia.nnz() == 6);
   BOOST_TEST(dia.storedSlots() == 9);
-  BOOST_TEST(hostCopy(dia.offsets) == std::vector<double>({-1, 0, 1}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(dia.offsets) == std::vector<double>({-1, 0, 1}), boost::test_tools::per_element());
   // Column-major: diagonal -1 for rows 0..2, then diagonal 0, then diagonal 1.
-  BOOST_TEST(hostCopy(dia.data) == std::vector<double>({0, 0, 5, /**/ 1, 0, 6, /**/ 2, 4, 0}),
+  BOOST_TEST(hostDoubles(dia.data) == std::vector<double>({0, 0, 5, /**/ 1, 0, 6, /**/ 2, 4, 0}),
              boost::test_tools::per_element());
   // Present slots 2 (row 2 of diagonal -1), 3..5 (diagonal 0, the explicit zero included), 6..7.
-  BOOST_TEST(hostCopy(dia.present) == std::vector<double>({0b11111100}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(dia.present) == std::vector<double>({0b11111100}), boost::test_tools::per_element());
   BOOST_TEST(dia.bytes() == static_cast<std::int64_t>(3 * sizeof(typename T::Ordinal) + 9 * sizeof(typename T::Value) + 4));
   BOOST_TEST(test::identicalCsr(csrFromDia(exec, dia), csr));
 }
@@ -146,7 +131,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(padding_never_reads_x, Cfg, test::AllConfigs) {
     typename T::Vector y("y", 3);
     spmv(exec, dia, x, y, Value(1), Value(0));
     exec.fence();
-    return hostCopy(y);
+    return hostDoubles(y);
   };
   // x(0) = Inf meets only row 0's real entry, not row 1's hole.
   const auto y1 = product({inf, 1, 2});

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -26,24 +27,10 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDoubles;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Ell = EllMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
-
-template <class View>
-std::vector<double> hostCopy(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
+using Types = test::FormatTypes<Cfg, EllMatrix>;
 
 /// Builds ELL from `host` (or checks its refusal), checks the round trip, the sizes the struct
 /// reports, and SpMV against the reference. Returns whether ELL was built.
@@ -108,8 +95,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
   // Column-major: slot 0 of rows 0..3, then slot 1, then slot 2.
   const std::vector<double> colIdx = {0, 1, 0, -1, /**/ 2, 3, 2, -1, /**/ -1, -1, 3, -1};
   const std::vector<double> values = {1, 3, 4, 0, /**/ 2, 0, 5, 0, /**/ 0, 0, 6, 0};
-  BOOST_TEST(hostCopy(ell.colIdx) == colIdx, boost::test_tools::per_element());
-  BOOST_TEST(hostCopy(ell.values) == values, boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(ell.colIdx) == colIdx, boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(ell.values) == values, boost::test_tools::per_element());
   BOOST_TEST(test::identicalCsr(csrFromEll(exec, ell), csr));
 }
 
@@ -152,7 +139,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(padding_never_reads_x, Cfg, test::AllConfigs) {
   Kokkos::deep_copy(x, xh);
   spmv(exec, ell, x, y, Value(1), Value(0));
   exec.fence();
-  const auto yh = hostCopy(y);
+  const auto yh = hostDoubles(y);
   BOOST_TEST(std::isinf(yh[0]));
   BOOST_TEST(yh[1] == 4.0);
   BOOST_TEST(yh[2] == 17.0);

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -26,24 +27,10 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDoubles;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Hyb = HybMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
-
-template <class View>
-std::vector<double> hostCopy(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
+using Types = test::FormatTypes<Cfg, HybMatrix>;
 
 std::vector<std::int64_t> rowLengths(const io::HostMatrix& host) {
   std::vector<std::int64_t> length(host.numRows, 0);
@@ -62,7 +49,7 @@ const io::HostMatrix& formatCase(const std::string& name) {
 /// refusal; checks the round trip, the split, the sizes it reports, and SpMV against the
 /// reference. Returns the HYB when built.
 template <class Cfg>
-std::optional<typename Types<Cfg>::Hyb> checkHyb(const std::string& name, const io::HostMatrix& host,
+std::optional<typename Types<Cfg>::Matrix> checkHyb(const std::string& name, const io::HostMatrix& host,
                                                  std::optional<std::int64_t> width = std::nullopt,
                                                  const FormatOptions& options = {}) {
   using T = Types<Cfg>;
@@ -118,7 +105,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(format_cases, Cfg, test::AllConfigs) {
   const auto hyb = checkHyb<Cfg>("power_law_long_row", formatCase("power_law_long_row"));
   BOOST_TEST_REQUIRE(hyb.has_value());
   BOOST_TEST(hyb->ell.width == 6);
-  const auto rows = hostCopy(hyb->coo.rowIdx);
+  const auto rows = hostDoubles(hyb->coo.rowIdx);
   BOOST_TEST(std::count(rows.begin(), rows.end(), 777.0) == 22000 - 6);
   BOOST_TEST(std::is_sorted(rows.begin(), rows.end()));
 }
@@ -162,18 +149,18 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(exact_layout, Cfg, test::AllConfigs) {
   BOOST_TEST(hyb.nnz() == 8);
   BOOST_TEST(hyb.storedSlots() == 4 * 2 + 3);
   // ELL part, column-major: slot 0 of rows 0..3, then slot 1.
-  BOOST_TEST(hostCopy(hyb.ell.colIdx) == std::vector<double>({0, 1, -1, 0, /**/ 1, -1, -1, 1}), boost::test_tools::per_element());
-  BOOST_TEST(hostCopy(hyb.ell.values) == std::vector<double>({1, 4, 0, 5, /**/ 2, 0, 0, 0}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(hyb.ell.colIdx) == std::vector<double>({0, 1, -1, 0, /**/ 1, -1, -1, 1}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(hyb.ell.values) == std::vector<double>({1, 4, 0, 5, /**/ 2, 0, 0, 0}), boost::test_tools::per_element());
   // COO part: what does not fit, by row.
-  BOOST_TEST(hostCopy(hyb.coo.rowIdx) == std::vector<double>({0, 3, 3}), boost::test_tools::per_element());
-  BOOST_TEST(hostCopy(hyb.coo.colIdx) == std::vector<double>({2, 2, 3}), boost::test_tools::per_element());
-  BOOST_TEST(hostCopy(hyb.coo.values) == std::vector<double>({3, 6, 7}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(hyb.coo.rowIdx) == std::vector<double>({0, 3, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(hyb.coo.colIdx) == std::vector<double>({2, 2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(hyb.coo.values) == std::vector<double>({3, 6, 7}), boost::test_tools::per_element());
   BOOST_TEST(test::identicalCsr(csrFromHyb(exec, hyb), csr));
   // Four rows are far below the rule's floor: the rule keeps everything in COO.
   const auto ruled = hybFromCsr(exec, csr);
   BOOST_TEST(ruled.ell.width == 0);
   BOOST_TEST(ruled.ell.storedSlots() == 0);
-  BOOST_TEST(hostCopy(ruled.coo.rowIdx) == std::vector<double>({0, 0, 0, 1, 3, 3, 3, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(ruled.coo.rowIdx) == std::vector<double>({0, 0, 0, 1, 3, 3, 3, 3}), boost::test_tools::per_element());
   BOOST_TEST(test::identicalCsr(csrFromHyb(exec, ruled), csr));
 }
 

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -26,18 +27,8 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<typename View::non_const_value_type> toHost(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
-}
+using test::hostInts;
+using test::hostValues;
 
 template <class T>
 bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
@@ -45,14 +36,7 @@ bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Jds = JdsMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
+using Types = test::FormatTypes<Cfg, JdsMatrix>;
 
 /// The JDS arrays built the plain way on the host, from the definition.
 template <class Value>
@@ -63,9 +47,9 @@ struct HostJds {
 
 template <class Csr>
 HostJds<typename Csr::value_type> hostJds(const Csr& csr) {
-  const auto rowPtr = toInts(csr.rowPtr);
-  const auto col = toInts(csr.colIdx);
-  const auto val = toHost(csr.values);
+  const auto rowPtr = hostInts(csr.rowPtr);
+  const auto col = hostInts(csr.colIdx);
+  const auto val = hostValues(csr.values);
   const std::int64_t n = csr.numRows;
   HostJds<typename Csr::value_type> out;
   out.perm.resize(n);
@@ -85,10 +69,10 @@ HostJds<typename Csr::value_type> hostJds(const Csr& csr) {
 
 template <class Jds, class Value>
 void checkLayout(const std::string& label, const Jds& jds, const HostJds<Value>& expected) {
-  BOOST_TEST(toInts(jds.perm) == expected.perm, label << ": perm");
-  BOOST_TEST(toInts(jds.jdPtr) == expected.jdPtr, label << ": jdPtr");
-  BOOST_TEST(toInts(jds.colIdx) == expected.colIdx, label << ": colIdx");
-  BOOST_TEST(sameBits(toHost(jds.values), expected.values), label << ": values");
+  BOOST_TEST(hostInts(jds.perm) == expected.perm, label << ": perm");
+  BOOST_TEST(hostInts(jds.jdPtr) == expected.jdPtr, label << ": jdPtr");
+  BOOST_TEST(hostInts(jds.colIdx) == expected.colIdx, label << ": colIdx");
+  BOOST_TEST(sameBits(hostValues(jds.values), expected.values), label << ": values");
   BOOST_TEST(jds.numDiagonals() == static_cast<std::int64_t>(expected.jdPtr.size()) - 1, label);
   BOOST_TEST(jds.nnz() == static_cast<std::int64_t>(expected.values.size()), label);
   BOOST_TEST(jds.storedSlots() == jds.nnz(), label << ": JDS stores no padding");
@@ -115,7 +99,7 @@ void checkMatrix(const std::string& name, const io::HostMatrix& host) {
   spmv(exec, *jds, xDevice, yJds, typename T::Value(1), typename T::Value(0));
   spmv(exec, csr, xDevice, yCsr, typename T::Value(1), typename T::Value(0), {SpmvAlgorithm::CsrScalar});
   exec.fence();
-  BOOST_TEST(sameBits(toHost(yJds), toHost(yCsr)), name << ": JDS and CSR scalar differ in their bits");
+  BOOST_TEST(sameBits(hostValues(yJds), hostValues(yCsr)), name << ": JDS and CSR scalar differ in their bits");
 }
 
 }  // namespace
@@ -144,11 +128,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(hand_made_layout, Cfg, test::AllConfigs) {
   exec.fence();
   BOOST_TEST(jds.numRows == 5);
   BOOST_TEST(jds.numCols == 4);
-  BOOST_TEST(toInts(jds.perm) == std::vector<std::int64_t>({2, 0, 4, 1, 3}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(jds.jdPtr) == std::vector<std::int64_t>({0, 4, 7, 8}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(jds.colIdx) == std::vector<std::int64_t>({0, 0, 2, 1, /**/ 1, 2, 3, /**/ 3}),
+  BOOST_TEST(hostInts(jds.perm) == std::vector<std::int64_t>({2, 0, 4, 1, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(jds.jdPtr) == std::vector<std::int64_t>({0, 4, 7, 8}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(jds.colIdx) == std::vector<std::int64_t>({0, 0, 2, 1, /**/ 1, 2, 3, /**/ 3}),
              boost::test_tools::per_element());
-  BOOST_TEST(toHost(jds.values) == std::vector<Value>({4, 1, 7, 3, /**/ 5, 2, 8, /**/ 6}),
+  BOOST_TEST(hostValues(jds.values) == std::vector<Value>({4, 1, 7, 3, /**/ 5, 2, 8, /**/ 6}),
              boost::test_tools::per_element());
   BOOST_TEST(jds.numDiagonals() == 3);
   BOOST_TEST(jds.nnz() == 8);
@@ -163,7 +147,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(hand_made_layout, Cfg, test::AllConfigs) {
   Kokkos::deep_copy(y, Value(1));
   spmv(exec, jds, x, y, Value(2), Value(-1));
   exec.fence();
-  BOOST_TEST(toHost(y) == std::vector<Value>({401, 59, 12107, -1, 17399}), boost::test_tools::per_element());
+  BOOST_TEST(hostValues(y) == std::vector<Value>({401, 59, 12107, -1, 17399}), boost::test_tools::per_element());
 }
 
 // The example drawn in formats/jds/jds.hpp, with a..f = 1..6.
@@ -175,10 +159,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(documented_example, Cfg, test::AllConfigs) {
       test::fromTriplets(4, 4, {{0, 0, 1}, {0, 2, 2}, {1, 1, 3}, {2, 0, 4}, {2, 1, 5}, {2, 3, 6}}));
   const auto jds = jdsFromCsr(exec, csr);
   exec.fence();
-  BOOST_TEST(toInts(jds.perm) == std::vector<std::int64_t>({2, 0, 1, 3}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(jds.jdPtr) == std::vector<std::int64_t>({0, 3, 5, 6}), boost::test_tools::per_element());
-  BOOST_TEST(toInts(jds.colIdx) == std::vector<std::int64_t>({0, 0, 1, 1, 2, 3}), boost::test_tools::per_element());
-  BOOST_TEST(toHost(jds.values) == std::vector<Value>({4, 1, 3, 5, 2, 6}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(jds.perm) == std::vector<std::int64_t>({2, 0, 1, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(jds.jdPtr) == std::vector<std::int64_t>({0, 3, 5, 6}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(jds.colIdx) == std::vector<std::int64_t>({0, 0, 1, 1, 2, 3}), boost::test_tools::per_element());
+  BOOST_TEST(hostValues(jds.values) == std::vector<Value>({4, 1, 3, 5, 2, 6}), boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(no_padding_so_never_refused, Cfg, test::AllConfigs) {
@@ -200,8 +184,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(no_padding_so_never_refused, Cfg, test::AllConfigs
   exec.fence();
   BOOST_TEST(jds.storedSlots() == host.nnz());
   BOOST_TEST(jds.numDiagonals() == 5000);
-  BOOST_TEST(toInts(jds.perm) == toInts(jdsForced.perm));
-  BOOST_TEST(toInts(jds.colIdx) == toInts(jdsForced.colIdx));
+  BOOST_TEST(hostInts(jds.perm) == hostInts(jdsForced.perm));
+  BOOST_TEST(hostInts(jds.colIdx) == hostInts(jdsForced.colIdx));
   BOOST_TEST(test::identicalCsr(csrFromJds(exec, jds), csr));
 }
 

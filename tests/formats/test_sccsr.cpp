@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -31,6 +32,8 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDoubles;
+using test::hostInts;
 
 /// N_w of an H100 (132 SMs): 0.5 x 132 x 8 x 8. On the host it makes the layouts fold as they
 /// do on that GPU.
@@ -38,28 +41,8 @@ constexpr double kH100FoldingThreshold = 4224;
 /// A threshold no range reaches: every class folds into the last one.
 constexpr double kFoldEverything = 1e18;
 
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<double> toDoubles(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
-
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Sc = ScCsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-};
+using Types = test::FormatTypes<Cfg, ScCsrMatrix>;
 
 /// The layout's invariants, checked from the CSR row lengths: rowIndex is a permutation in
 /// ascending length order, the ranges tile the rows with decreasing merge factors, every
@@ -67,8 +50,8 @@ struct Types {
 /// slots per entry of its longest row.
 template <class Sc>
 void checkLayout(const std::string& label, const Sc& sc, const std::vector<std::int64_t>& csrRowPtr, double threshold) {
-  const auto rowIndex = toInts(sc.rowIndex);
-  const auto rowPtr = toInts(sc.rowPtr);
+  const auto rowIndex = hostInts(sc.rowIndex);
+  const auto rowPtr = hostInts(sc.rowPtr);
   const std::int64_t n = sc.numRows;
   auto length = [&](std::int64_t row) { return csrRowPtr[row + 1] - csrRowPtr[row]; };
   std::vector<char> seen(n, 0);
@@ -136,7 +119,7 @@ void checkMatrix(const std::string& name, const io::HostMatrix& host, std::optio
     BOOST_TEST_MESSAGE(label << ": refused for its padding");
     return;
   }
-  checkLayout(label, *sc, toInts(csr.rowPtr), threshold ? *threshold : scCsrDefaultFoldingThreshold(exec));
+  checkLayout(label, *sc, hostInts(csr.rowPtr), threshold ? *threshold : scCsrDefaultFoldingThreshold(exec));
   auto run = [&](const auto& x, const auto& y, typename T::Value a, typename T::Value b) {
     spmv(exec, *sc, x, y, a, b);
   };
@@ -177,8 +160,8 @@ void checkTenRowSlots(const Sc& sc, const std::vector<RowPlacement>& placement) 
       values[placement[i].base + j * placement[i].stride] = 100.0 * i + j + 1;
     }
   }
-  BOOST_TEST(toInts(sc.colIdx) == cols, boost::test_tools::per_element());
-  BOOST_TEST(toDoubles(sc.values) == values, boost::test_tools::per_element());
+  BOOST_TEST(hostInts(sc.colIdx) == cols, boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(sc.values) == values, boost::test_tools::per_element());
 }
 
 /// "{c firstRow numRows firstMergedRow numMergedRows}" for each range, to compare and print.
@@ -198,7 +181,7 @@ std::string rangesOf(const Sc& sc) {
 }
 
 template <class Cfg>
-typename Types<Cfg>::Sc forcedTenRows(double threshold) {
+typename Types<Cfg>::Matrix forcedTenRows(double threshold) {
   using T = Types<Cfg>;
   typename T::Exec exec;
   FormatOptions options;
@@ -211,7 +194,7 @@ typename Types<Cfg>::Sc forcedTenRows(double threshold) {
 }
 
 template <class Cfg>
-void checkTenRowSpmv(const std::string& label, const typename Types<Cfg>::Sc& sc) {
+void checkTenRowSpmv(const std::string& label, const typename Types<Cfg>::Matrix& sc) {
   using T = Types<Cfg>;
   typename T::Exec exec;
   test::checkSpmvAgainstReference<typename T::Value, typename T::Device>(
@@ -240,20 +223,20 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(format_cases, Cfg, test::AllConfigs) {
 BOOST_AUTO_TEST_CASE_TEMPLATE(layout_without_folding, Cfg, test::AllConfigs) {
   // Sorted: rows 1 (0 entries), 3 (1), 8 (2), 0 (3), 6 (3) | 7 (8), 2 (9) | 9 (16), 4 (17) | 5 (33).
   const auto sc = forcedTenRows<Cfg>(0.0);
-  BOOST_TEST(toInts(sc.rowIndex) == std::vector<std::int64_t>({1, 3, 8, 0, 6, 7, 2, 9, 4, 5}),
+  BOOST_TEST(hostInts(sc.rowIndex) == std::vector<std::int64_t>({1, 3, 8, 0, 6, 7, 2, 9, 4, 5}),
              boost::test_tools::per_element());
   // {c, firstRow, numRows, firstMergedRow, numMergedRows}
   BOOST_TEST(rangesOf(sc) == "{32 0 5 0 1}{16 5 2 1 1}{8 7 2 2 1}{4 9 1 3 1}");
   // 32 x 3, 16 x 9, 8 x 17 and 4 x 33 slots.
-  BOOST_TEST(toInts(sc.rowPtr) == std::vector<std::int64_t>({0, 96, 240, 376, 508}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(sc.rowPtr) == std::vector<std::int64_t>({0, 96, 240, 376, 508}), boost::test_tools::per_element());
   BOOST_TEST(sc.nnz() == 92);
   BOOST_TEST(sc.storedSlots() == 508);
   //                  row 0     1        2         3        4          5          6        7         8        9
   checkTenRowSlots(sc, {{3, 32}, {0, 32}, {97, 16}, {1, 32}, {241, 8}, {376, 4}, {4, 32}, {96, 16}, {2, 32}, {240, 8}});
   // A few slots spelled out: row 0's first two entries, row 2's last, the padding after row
   // 7's last entry, row 5's last entry and the three padding rows beside it.
-  const auto cols = toInts(sc.colIdx);
-  const auto values = toDoubles(sc.values);
+  const auto cols = hostInts(sc.colIdx);
+  const auto values = hostDoubles(sc.values);
   BOOST_TEST(cols[3] == 0);
   BOOST_TEST(values[3] == 1.0);
   BOOST_TEST(cols[35] == 1);
@@ -275,7 +258,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_with_folding, Cfg, test::AllConfigs) {
     const auto sc = forcedTenRows<Cfg>(1.0);
     BOOST_TEST(rangesOf(sc) == "{8 0 9 0 2}{4 9 1 2 1}");
     // 8 x 16 (rows 1 3 8 0 6 7 2 9), 8 x 17 (row 4 and seven empty rows), 4 x 33 (row 5).
-    BOOST_TEST(toInts(sc.rowPtr) == std::vector<std::int64_t>({0, 128, 264, 396}), boost::test_tools::per_element());
+    BOOST_TEST(hostInts(sc.rowPtr) == std::vector<std::int64_t>({0, 128, 264, 396}), boost::test_tools::per_element());
     //                  row 0    1       2       3       4         5         6       7       8       9
     checkTenRowSlots(sc, {{3, 8}, {0, 8}, {6, 8}, {1, 8}, {128, 8}, {264, 4}, {4, 8}, {5, 8}, {2, 8}, {7, 8}});
     checkTenRowSpmv<Cfg>("ten rows, N_w = 1", sc);
@@ -286,7 +269,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_with_folding, Cfg, test::AllConfigs) {
     const auto sc = forcedTenRows<Cfg>(2.0);
     BOOST_TEST(rangesOf(sc) == "{4 0 10 0 3}");
     // 4 x 3 (rows 1 3 8 0), 4 x 16 (rows 6 7 2 9), 4 x 33 (rows 4 5 and two empty rows).
-    BOOST_TEST(toInts(sc.rowPtr) == std::vector<std::int64_t>({0, 12, 76, 208}), boost::test_tools::per_element());
+    BOOST_TEST(hostInts(sc.rowPtr) == std::vector<std::int64_t>({0, 12, 76, 208}), boost::test_tools::per_element());
     //                  row 0    1       2        3       4        5        6        7        8       9
     checkTenRowSlots(sc, {{3, 4}, {0, 4}, {14, 4}, {1, 4}, {76, 4}, {77, 4}, {12, 4}, {13, 4}, {2, 4}, {15, 4}});
     checkTenRowSpmv<Cfg>("ten rows, N_w = 2", sc);
@@ -382,7 +365,7 @@ BOOST_AUTO_TEST_CASE(skips_padding_when_x_holds_inf) {
   xHost(1) = std::numeric_limits<double>::infinity();
   Kokkos::deep_copy(x, xHost);
   spmv(exec, sc, x, y, 1.0, 0.0);
-  const auto yHost = toDoubles(y);
+  const auto yHost = hostDoubles(y);
   BOOST_TEST(yHost[0] == 3.0);
   BOOST_TEST(std::isinf(yHost[1]));
 }

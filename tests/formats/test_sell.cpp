@@ -6,6 +6,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -27,18 +28,8 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<typename View::non_const_value_type> toHost(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
-}
+using test::hostInts;
+using test::hostValues;
 
 template <class T>
 bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
@@ -46,14 +37,7 @@ bool sameBits(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Sell = SellMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vector = Kokkos::View<Value*, Device>;
-};
+using Types = test::FormatTypes<Cfg, SellMatrix>;
 
 std::string describe(const SellOptions& o) {
   return "SELL-" + std::to_string(o.sliceHeight) + "-" + std::to_string(o.sortWindow);
@@ -68,9 +52,9 @@ struct HostSell {
 
 template <class Csr>
 HostSell<typename Csr::value_type> hostSell(const Csr& csr, const SellOptions& o) {
-  const auto rowPtr = toInts(csr.rowPtr);
-  const auto col = toInts(csr.colIdx);
-  const auto val = toHost(csr.values);
+  const auto rowPtr = hostInts(csr.rowPtr);
+  const auto col = hostInts(csr.colIdx);
+  const auto val = hostValues(csr.values);
   const std::int64_t n = csr.numRows, C = o.sliceHeight;
   auto length = [&](std::int64_t r) { return rowPtr[r + 1] - rowPtr[r]; };
   HostSell<typename Csr::value_type> out;
@@ -98,10 +82,10 @@ HostSell<typename Csr::value_type> hostSell(const Csr& csr, const SellOptions& o
 
 template <class Sell, class Value>
 void checkLayout(const std::string& label, const Sell& sell, const HostSell<Value>& expected, std::int64_t nnz) {
-  BOOST_TEST(toInts(sell.slicePtr) == expected.slicePtr, label << ": slicePtr");
-  BOOST_TEST(toInts(sell.perm) == expected.perm, label << ": perm");
-  BOOST_TEST(toInts(sell.colIdx) == expected.colIdx, label << ": colIdx");
-  BOOST_TEST(sameBits(toHost(sell.values), expected.values), label << ": values");
+  BOOST_TEST(hostInts(sell.slicePtr) == expected.slicePtr, label << ": slicePtr");
+  BOOST_TEST(hostInts(sell.perm) == expected.perm, label << ": perm");
+  BOOST_TEST(hostInts(sell.colIdx) == expected.colIdx, label << ": colIdx");
+  BOOST_TEST(sameBits(hostValues(sell.values), expected.values), label << ": values");
   BOOST_TEST(sell.nnz() == nnz, label);
   BOOST_TEST(sell.storedSlots() == static_cast<std::int64_t>(expected.values.size()), label);
 }
@@ -141,7 +125,7 @@ void checkSell(const std::string& name, const io::HostMatrix& host, const typena
   spmv(exec, *sell, xDevice, ySell, typename T::Value(1), typename T::Value(0));
   spmv(exec, csr, xDevice, yCsr, typename T::Value(1), typename T::Value(0), {SpmvAlgorithm::CsrScalar});
   exec.fence();
-  BOOST_TEST(sameBits(toHost(ySell), toHost(yCsr)), label << ": SELL and CSR scalar differ in their bits");
+  BOOST_TEST(sameBits(hostValues(ySell), hostValues(yCsr)), label << ": SELL and CSR scalar differ in their bits");
 }
 
 /// C = 1, 4, 32 with sigma = 1 (no sorting), C (sort within each slice) and numRows (global).
@@ -200,10 +184,10 @@ void checkExact(const SellOptions& o, const io::HostMatrix& host, const std::vec
     BOOST_TEST(sell.numCols == host.numCols);
     BOOST_TEST(sell.sliceHeight == o.sliceHeight);
     BOOST_TEST(sell.sortWindow == o.sortWindow);
-    BOOST_TEST(toInts(sell.slicePtr) == slicePtr, boost::test_tools::per_element());
-    BOOST_TEST(toInts(sell.perm) == perm, boost::test_tools::per_element());
-    BOOST_TEST(toInts(sell.colIdx) == colIdx, boost::test_tools::per_element());
-    BOOST_TEST(toHost(sell.values) == values, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(sell.slicePtr) == slicePtr, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(sell.perm) == perm, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(sell.colIdx) == colIdx, boost::test_tools::per_element());
+    BOOST_TEST(hostValues(sell.values) == values, boost::test_tools::per_element());
     BOOST_TEST(sell.numSlices() == static_cast<std::int64_t>(slicePtr.size()) - 1);
     BOOST_TEST(sell.nnz() == host.nnz());
     BOOST_TEST(sell.storedSlots() == slicePtr.back());
@@ -277,7 +261,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(hand_made_product, Cfg, test::AllConfigs) {
     Kokkos::deep_copy(y, Value(1));
     spmv(exec, sell, x, y, Value(2), Value(-1));
     exec.fence();
-    BOOST_TEST(toHost(y) == std::vector<Value>({401, 59, 12107, -1, 17399}), describe(o));
+    BOOST_TEST(hostValues(y) == std::vector<Value>({401, 59, 12107, -1, 17399}), describe(o));
   }
 }
 
@@ -329,7 +313,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(default_parameters, Cfg, test::AllConfigs) {
   BOOST_TEST(sell.sliceHeight == kDefaultSellSliceHeight);
   BOOST_TEST(sell.sortWindow == kDefaultSellSortWindow);
   BOOST_TEST(kDefaultSellSortWindow % kDefaultSellSliceHeight == 0, "sigma is a whole number of slices");
-  BOOST_TEST(toInts(sell.colIdx) == hostSell(csr, SellOptions{}).colIdx);
+  BOOST_TEST(hostInts(sell.colIdx) == hostSell(csr, SellOptions{}).colIdx);
   BOOST_TEST(sell.numSlices() == (1000 + 31) / 32);
 }
 

@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/format_check.hpp"
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -26,29 +27,11 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
-
-template <class View>
-std::vector<std::int64_t> toInts(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<std::int64_t>(h.data(), h.data() + h.extent(0));
-}
-
-template <class View>
-std::vector<double> toDoubles(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  std::vector<double> out(h.extent(0));
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(h(i));
-  return out;
-}
+using test::hostDoubles;
+using test::hostInts;
 
 template <class Cfg>
-struct Types {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-  using Vab = VabMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
-};
+using Types = test::FormatTypes<Cfg, VabMatrix>;
 
 /// rowBlockPtr against ceil(length / 4) per row, and the block and slot counts.
 template <class Vab>
@@ -57,7 +40,7 @@ void checkLayout(const std::string& label, const Vab& vab, const std::vector<std
   for (std::size_t row = 0; row + 1 < csrRowPtr.size(); ++row)
     expected.push_back(expected.back() + (csrRowPtr[row + 1] - csrRowPtr[row] + 3) / 4);
   BOOST_TEST_CONTEXT(label) {
-    BOOST_TEST(toInts(vab.rowBlockPtr) == expected, boost::test_tools::per_element());
+    BOOST_TEST(hostInts(vab.rowBlockPtr) == expected, boost::test_tools::per_element());
     BOOST_TEST(vab.numBlocks == expected.back());
     BOOST_TEST(vab.storedSlots() == 4 * expected.back());
     BOOST_TEST(static_cast<std::int64_t>(vab.values.extent(0)) == (expected.back() + 31) / 32 * 128);
@@ -76,7 +59,7 @@ void checkMatrix(const std::string& name, const io::HostMatrix& host, bool repea
     BOOST_TEST_MESSAGE(name << ": refused for its padding");
     return;
   }
-  checkLayout(name, *vab, toInts(csr.rowPtr));
+  checkLayout(name, *vab, hostInts(csr.rowPtr));
   auto run = [&](const auto& x, const auto& y, typename T::Value a, typename T::Value b) {
     spmv(exec, *vab, x, y, a, b);
   };
@@ -89,7 +72,7 @@ void checkMatrix(const std::string& name, const io::HostMatrix& host, bool repea
 }
 
 template <class Cfg>
-typename Types<Cfg>::Vab buildVab(const io::HostMatrix& host, const FormatOptions& options = {}) {
+typename Types<Cfg>::Matrix buildVab(const io::HostMatrix& host, const FormatOptions& options = {}) {
   using T = Types<Cfg>;
   typename T::Exec exec;
   auto vab = vabFromCsr(exec, csrFromHost<typename T::Csr>(host), options);
@@ -98,7 +81,7 @@ typename Types<Cfg>::Vab buildVab(const io::HostMatrix& host, const FormatOption
 }
 
 template <class Cfg>
-void checkSpmv(const std::string& label, const io::HostMatrix& host, const typename Types<Cfg>::Vab& vab) {
+void checkSpmv(const std::string& label, const io::HostMatrix& host, const typename Types<Cfg>::Matrix& vab) {
   using T = Types<Cfg>;
   typename T::Exec exec;
   test::checkSpmvAgainstReference<typename T::Value, typename T::Device>(
@@ -135,7 +118,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_of_one_group, Cfg, test::AllConfigs) {
   const auto vab = buildVab<Cfg>(host);
 
   // Blocks: 0-1 row 0, none for row 1, 2 row 2, 3 row 3, 4-6 row 4.
-  BOOST_TEST(toInts(vab.rowBlockPtr) == std::vector<std::int64_t>({0, 2, 2, 3, 4, 7}),
+  BOOST_TEST(hostInts(vab.rowBlockPtr) == std::vector<std::int64_t>({0, 2, 2, 3, 4, 7}),
              boost::test_tools::per_element());
   BOOST_TEST(vab.numBlocks == 7);
   BOOST_TEST(vab.nnz() == 19);
@@ -152,8 +135,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_of_one_group, Cfg, test::AllConfigs) {
                                   {3, 0, 23, 0, 43, 47, 0},
                                   {4, 0, 24, 0, 44, 48, 0}},
                                  0);
-  BOOST_TEST(toInts(vab.colIdx) == cols, boost::test_tools::per_element());
-  BOOST_TEST(toDoubles(vab.values) == std::vector<double>(values.begin(), values.end()),
+  BOOST_TEST(hostInts(vab.colIdx) == cols, boost::test_tools::per_element());
+  BOOST_TEST(hostDoubles(vab.values) == std::vector<double>(values.begin(), values.end()),
              boost::test_tools::per_element());
   checkSpmv<Cfg>("one group", host, vab);
 }
@@ -167,11 +150,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(layout_of_two_groups, Cfg, test::AllConfigs) {
   const io::HostMatrix host = test::fromTriplets(2, 140, std::move(entries));
   const auto vab = buildVab<Cfg>(host);
 
-  BOOST_TEST(toInts(vab.rowBlockPtr) == std::vector<std::int64_t>({0, 33, 34}), boost::test_tools::per_element());
+  BOOST_TEST(hostInts(vab.rowBlockPtr) == std::vector<std::int64_t>({0, 33, 34}), boost::test_tools::per_element());
   BOOST_TEST(vab.numBlocks == 34);
   BOOST_TEST(vab.values.extent(0) == 256u);
-  const auto cols = toInts(vab.colIdx);
-  const auto values = toDoubles(vab.values);
+  const auto cols = hostInts(vab.colIdx);
+  const auto values = hostDoubles(vab.values);
   // {slot, column, value}: slot = (block / 32 * 4 + k) * 32 + block % 32.
   const std::vector<std::tuple<std::int64_t, std::int64_t, double>> expected = {
       {0, 0, 1},           // row 0 entry 0: block 0, k 0
@@ -234,7 +217,7 @@ BOOST_AUTO_TEST_CASE(skips_padding_when_x_holds_inf) {
   xHost(1) = std::numeric_limits<double>::infinity();
   Kokkos::deep_copy(x, xHost);
   spmv(exec, vab, x, y, 1.0, 0.0);
-  const auto yHost = toDoubles(y);
+  const auto yHost = hostDoubles(y);
   BOOST_TEST(yHost[0] == 3.0);
   BOOST_TEST(std::isinf(yHost[1]));
 }

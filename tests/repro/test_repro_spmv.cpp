@@ -168,8 +168,8 @@ using ValueTypes = std::tuple<double, float>;
 BOOST_AUTO_TEST_CASE(thread_count_is_the_one_asked_for) {
   const std::string threads = env("ARAIOS_REPRO_THREADS");
 #ifdef KOKKOS_ENABLE_OPENMP
-  if (!threads.empty()) BOOST_TEST(Kokkos::OpenMP::concurrency() == std::stoi(threads));
-  BOOST_TEST_MESSAGE("OpenMP threads: " << Kokkos::OpenMP::concurrency());
+  if (!threads.empty()) BOOST_TEST(Kokkos::OpenMP().concurrency() == std::stoi(threads));
+  BOOST_TEST_MESSAGE("OpenMP threads: " << Kokkos::OpenMP().concurrency());
 #endif
 }
 

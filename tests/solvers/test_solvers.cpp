@@ -621,7 +621,7 @@ BOOST_AUTO_TEST_CASE(reproducibility_worker) {
   }
 #ifdef KOKKOS_ENABLE_OPENMP
   std::ofstream file(out);
-  BOOST_TEST_MESSAGE("worker: OpenMP with " << Kokkos::OpenMP::concurrency() << " threads");
+  BOOST_TEST_MESSAGE("worker: OpenMP with " << Kokkos::OpenMP().concurrency() << " threads");
   for (const auto& run : reproRuns()) file << reproFingerprint<Kokkos::OpenMP>(run) << "\n";
 #endif
 }

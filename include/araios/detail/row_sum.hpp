@@ -53,7 +53,7 @@ constexpr int kExactTotalMaxBit = 2150;
 /// roundSignedToNearest for an accumulator that holds a value times 2^shift: the rounding
 /// (subnormals and overflow included) is that of the unscaled value.
 template <class Value>
-KOKKOS_INLINE_FUNCTION double roundShiftedToNearest(std::int64_t* limbs, int shift) {
+ARAIOS_OUT_OF_LINE_FUNCTION double roundShiftedToNearest(std::int64_t* limbs, int shift) {
   using T = fp::Traits<Value>;
   const int sign = signOf(limbs);
   if (sign == 0) return 0.0;
@@ -133,7 +133,7 @@ struct ExactRowSum {
   /// An exactly zero result is +0.0, except that an exactly zero S from -0.0 products only
   /// (or none) is -0.0 and gives y_i = alpha*(-0.0) + beta*y_i, as in the other modes.
   template <class YView, class Index>
-  KOKKOS_INLINE_FUNCTION void store(const YView& y, Index i, Value alpha, Value beta) {
+  ARAIOS_OUT_OF_LINE_FUNCTION void store(const YView& y, Index i, Value alpha, Value beta) {
     if (nan || (posInf && negInf)) {
       storeRow(y, i, fp::quietNaN<Value>(), alpha, beta);
       return;

@@ -50,7 +50,11 @@ template <class Offset, class KeyView, class CountView>
 struct CountKeys {
   KeyView key;
   CountView count;
-  KOKKOS_INLINE_FUNCTION void operator()(Offset i) const { Kokkos::atomic_increment(&count(key(i))); }
+  // atomic_add of one: the name that exists in Kokkos 3.4 and 4.x alike (4.x dropped
+  // atomic_increment, 3.4 has no atomic_inc).
+  KOKKOS_INLINE_FUNCTION void operator()(Offset i) const {
+    Kokkos::atomic_add(&count(key(i)), typename CountView::value_type(1));
+  }
 };
 
 template <class Offset, class PtrView>

@@ -186,6 +186,7 @@ struct ExactDotKernel {
     if (any) {
       normalize(limbs);
       // Integer additions commute exactly: the order in which chunks arrive is irrelevant.
+      ARAIOS_ROLLED_LOOP
       for (int k = 0; k < L::kLimbs; ++k) {
         if (limbs[k] != 0) Kokkos::atomic_add(&exact(k), limbs[k]);
       }
@@ -216,6 +217,7 @@ struct ExactFinalize {
       return;
     }
     std::int64_t limbs[L::kLimbs];
+    ARAIOS_ROLLED_LOOP
     for (int k = 0; k < L::kLimbs; ++k) limbs[k] = exact(k);
     normalize(limbs);
     if (transform == ReduceTransform::Sqrt) {

@@ -22,6 +22,23 @@
 
 #include <cstdint>
 
+// Loops over all limbs stay rolled on the device. Left to itself, nvcc unrolls each of them in
+// full (140 iterations) in every kernel that holds an accumulator: about 37,000 PTX lines per
+// accurate-mode kernel, most of the library's CUDA compile time, and no speed in return (the
+// limbs are indexed at run time, so they live in local memory either way). Integer arithmetic:
+// the bits do not depend on it.
+#if defined(__CUDA_ARCH__)
+#define ARAIOS_ROLLED_LOOP _Pragma("unroll 1")
+#else
+#define ARAIOS_ROLLED_LOOP
+#endif
+
+// The accumulator's long routines (carries, sign, rounding) run once per row or once per 2^k
+// products; inlined into every kernel that holds an accumulator, they multiply its code and
+// its compile time several times over for no speed. They stay out of line. Integer arithmetic
+// and exact operations only, so where they are compiled does not change a bit.
+#define ARAIOS_OUT_OF_LINE_FUNCTION KOKKOS_INLINE_FUNCTION __attribute__((noinline))
+
 namespace araios::Impl {
 
 struct ExactAccumulatorLayout {
@@ -85,10 +102,11 @@ KOKKOS_INLINE_FUNCTION void depositProduct(std::int64_t* limbs, ScaledInteger a,
 
 /// Propagates carries so that limbs 0..kLimbs-2 hold digits in [0, 2^32) and the top limb
 /// the signed rest.
-KOKKOS_INLINE_FUNCTION void normalize(std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION void normalize(std::int64_t* limbs) {
   using L = ExactAccumulatorLayout;
   constexpr std::int64_t kBase = std::int64_t(1) << L::kDigitBits;
   std::int64_t carry = 0;
+  ARAIOS_ROLLED_LOOP
   for (int k = 0; k < L::kLimbs - 1; ++k) {
     const std::int64_t v = limbs[k] + carry;
     // Floor division by 2^32 without shifting a negative number (implementation-defined
@@ -106,6 +124,7 @@ KOKKOS_INLINE_FUNCTION void normalize(std::int64_t* limbs) {
 }
 
 KOKKOS_INLINE_FUNCTION void clear(std::int64_t* limbs) {
+  ARAIOS_ROLLED_LOOP
   for (int k = 0; k < ExactAccumulatorLayout::kLimbs; ++k) limbs[k] = 0;
 }
 
@@ -118,7 +137,7 @@ KOKKOS_INLINE_FUNCTION int bitAt(const std::int64_t* limbs, int bit) {
 }
 
 /// Whether any bit at or below `bit` is set, in a normalized, non-negative accumulator.
-KOKKOS_INLINE_FUNCTION bool anyBitAtOrBelow(const std::int64_t* limbs, int bit) {
+ARAIOS_OUT_OF_LINE_FUNCTION bool anyBitAtOrBelow(const std::int64_t* limbs, int bit) {
   using L = ExactAccumulatorLayout;
   const int rel = bit - L::kLowestBit;
   if (rel < 0) return false;
@@ -133,9 +152,10 @@ KOKKOS_INLINE_FUNCTION bool anyBitAtOrBelow(const std::int64_t* limbs, int bit) 
 }
 
 /// Sign of a normalized accumulator: -1, 0 or +1.
-KOKKOS_INLINE_FUNCTION int signOf(const std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION int signOf(const std::int64_t* limbs) {
   using L = ExactAccumulatorLayout;
   if (limbs[L::kLimbs - 1] < 0) return -1;
+  ARAIOS_ROLLED_LOOP
   for (int k = L::kLimbs - 1; k >= 0; --k) {
     if (limbs[k] != 0) return 1;
   }
@@ -143,14 +163,16 @@ KOKKOS_INLINE_FUNCTION int signOf(const std::int64_t* limbs) {
 }
 
 /// Negates a normalized accumulator in place and normalizes it again.
-KOKKOS_INLINE_FUNCTION void negate(std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION void negate(std::int64_t* limbs) {
+  ARAIOS_ROLLED_LOOP
   for (int k = 0; k < ExactAccumulatorLayout::kLimbs; ++k) limbs[k] = -limbs[k];
   normalize(limbs);
 }
 
 /// Position of the most significant set bit of a normalized, positive accumulator.
-KOKKOS_INLINE_FUNCTION int topBit(const std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION int topBit(const std::int64_t* limbs) {
   using L = ExactAccumulatorLayout;
+  ARAIOS_ROLLED_LOOP
   for (int k = L::kLimbs - 1; k >= 0; --k) {
     if (limbs[k] != 0) {
       std::uint64_t d = static_cast<std::uint64_t>(limbs[k]);
@@ -170,7 +192,7 @@ KOKKOS_INLINE_FUNCTION int topBit(const std::int64_t* limbs) {
 /// double (at most 24 or 53 significant bits), returned as double so that the caller's
 /// conversion to float cannot round again.
 template <class Value>
-KOKKOS_INLINE_FUNCTION double roundToNearest(const std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION double roundToNearest(const std::int64_t* limbs) {
   using T = fp::Traits<Value>;
   if (signOf(limbs) == 0) return 0.0;
   const int top = topBit(limbs);
@@ -187,7 +209,7 @@ KOKKOS_INLINE_FUNCTION double roundToNearest(const std::int64_t* limbs) {
 
 /// Rounds the signed value of a normalized accumulator (destroyed) to nearest.
 template <class Value>
-KOKKOS_INLINE_FUNCTION double roundSignedToNearest(std::int64_t* limbs) {
+ARAIOS_OUT_OF_LINE_FUNCTION double roundSignedToNearest(std::int64_t* limbs) {
   if (signOf(limbs) < 0) {
     negate(limbs);
     return -roundToNearest<Value>(limbs);
@@ -209,7 +231,8 @@ KOKKOS_INLINE_FUNCTION ScaledInteger ulpSplit(double r) {
 
 /// Sign of S - m^2 for the exact sum S in `limbs` (not modified) and m = mid.mantissa *
 /// 2^mid.exponent; `work` is scratch of kLimbs limbs.
-KOKKOS_INLINE_FUNCTION int compareWithSquare(const std::int64_t* limbs, ScaledInteger mid, std::int64_t* work) {
+ARAIOS_OUT_OF_LINE_FUNCTION int compareWithSquare(const std::int64_t* limbs, ScaledInteger mid, std::int64_t* work) {
+  ARAIOS_ROLLED_LOOP
   for (int k = 0; k < ExactAccumulatorLayout::kLimbs; ++k) work[k] = limbs[k];
   depositProduct(work, mid, mid, true);
   normalize(work);
@@ -222,7 +245,7 @@ KOKKOS_INLINE_FUNCTION int compareWithSquare(const std::int64_t* limbs, ScaledIn
 /// is then moved to the neighbour that the exact comparisons of S with the squared midpoints
 /// (m^2, exact in the accumulator) select. `work` is scratch of kLimbs limbs.
 template <class Value>
-KOKKOS_INLINE_FUNCTION double sqrtRoundToNearest(const std::int64_t* limbs, std::int64_t* work) {
+ARAIOS_OUT_OF_LINE_FUNCTION double sqrtRoundToNearest(const std::int64_t* limbs, std::int64_t* work) {
   using T = fp::Traits<Value>;
   if (signOf(limbs) == 0) return 0.0;
   // S * 2^-shift lies in [1, 4) for an even shift, so its root is S's root * 2^(-shift/2).

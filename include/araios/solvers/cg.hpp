@@ -202,3 +202,10 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
 }
 
 }  // namespace araios
+
+// The compiled combinations (araios/instantiations.hpp) come from the library.
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+#include <araios/instantiations.hpp>
+#include <araios/operator.hpp>
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_CG)
+#endif

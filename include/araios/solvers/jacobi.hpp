@@ -114,3 +114,10 @@ SolveResult jacobi(const ExecSpace& exec, const Operator& A, const BView& b, con
 }
 
 }  // namespace araios
+
+// The compiled combinations (araios/instantiations.hpp) come from the library.
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+#include <araios/instantiations.hpp>
+#include <araios/operator.hpp>
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_JACOBI)
+#endif

@@ -345,3 +345,10 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
 }
 
 }  // namespace araios
+
+// The compiled combinations (araios/instantiations.hpp) come from the library.
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+#include <araios/instantiations.hpp>
+#include <araios/operator.hpp>
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_PAGERANK)
+#endif

@@ -41,7 +41,6 @@ void checkSystem(const Operator& A, const BView& b, const XView& x, const char* 
 /// done apart, so no alpha/beta multiply-add of the SpMV enters the residual.
 template <class ExecSpace, class Operator, class BView, class XView, class TView, class RView>
 void residual(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const TView& t, const RView& r) {
-  using Value = typename Operator::value_type;
   A.apply(exec, x, t);
   subtract(exec, b, t, r);
 }

@@ -9,6 +9,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/dia/dia.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -48,7 +49,7 @@ struct CountDiagonalEntries {
   CountView count;
   KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type r) const {
     for (auto k = csr.rowPtr(r); k < csr.rowPtr(r + 1); ++k)
-      Kokkos::atomic_increment(&count(diagonalTableIndex(r, csr.colIdx(k), csr.numRows)));
+      Kokkos::atomic_add(&count(diagonalTableIndex(r, csr.colIdx(k), csr.numRows)), typename CountView::value_type(1));
   }
 };
 
@@ -195,24 +196,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromDia(const ExecSpace& exec,
                                                      const DiaMatrix<Value, Ordinal, Offset, Device>& dia) {
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Dia = DiaMatrix<Value, Ordinal, Offset, Device>;
-  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
-  Csr csr;
-  csr.numRows = dia.numRows;
-  csr.numCols = dia.numCols;
-  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::size_t>(dia.numRows) + 1);
-  // Row lengths into rowPtr(0..n-1); an exclusive scan in place turns them into offsets.
-  Kokkos::parallel_for("araios::dia::toCsr::lengths", RowPolicy(exec, 0, dia.numRows),
-                       Impl::DiaRowLengths<Dia, decltype(csr.rowPtr)>{dia, csr.rowPtr});
-  Kokkos::parallel_scan("araios::dia::toCsr::scan",
-                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, Offset(dia.numRows) + 1),
-                        Impl::ExclusiveScan<Offset, decltype(csr.rowPtr)>{csr.rowPtr});
-  Offset nnz = 0;
-  Kokkos::deep_copy(exec, nnz, Kokkos::subview(csr.rowPtr, dia.numRows));
-  exec.fence();
-  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), nnz);
-  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), nnz);
-  Kokkos::parallel_for("araios::dia::toCsr::copy", RowPolicy(exec, 0, dia.numRows), Impl::CopyDiaRows<Dia, Csr>{dia, csr});
-  return csr;
+  using PtrView = decltype(Csr::rowPtr);
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, dia.numRows, dia.numCols, "araios::dia::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::DiaRowLengths<Dia, PtrView>{dia, rowPtr}; },
+      [&](const Csr& csr) { return Impl::CopyDiaRows<Dia, Csr>{dia, csr}; });
 }
 
 }  // namespace araios

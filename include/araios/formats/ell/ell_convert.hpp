@@ -6,6 +6,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/ell/ell.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -86,20 +87,6 @@ EllMatrix<Value, Ordinal, Offset, Device> ellPartOfCsr(const ExecSpace& exec,
   return ell;
 }
 
-/// Turns ptr(0..n-1) = per-row counts (ptr(n) = 0) into row offsets in place, and returns the
-/// total.
-template <class ExecSpace, class PtrView>
-typename PtrView::value_type countsToOffsets(const ExecSpace& exec, const PtrView& ptr, const std::string& label) {
-  using Offset = typename PtrView::value_type;
-  const Offset n = static_cast<Offset>(ptr.extent(0));
-  Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, n),
-                        ExclusiveScan<Offset, PtrView>{ptr});
-  Offset total = 0;
-  Kokkos::deep_copy(exec, total, Kokkos::subview(ptr, n - 1));
-  exec.fence();
-  return total;
-}
-
 template <class Ell, class PtrView>
 struct EllRowLengths {
   Ell A;
@@ -155,18 +142,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromEll(const ExecSpace& exec,
                                                      const EllMatrix<Value, Ordinal, Offset, Device>& ell) {
   using Ell = EllMatrix<Value, Ordinal, Offset, Device>;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
-  Csr csr;
-  csr.numRows = ell.numRows;
-  csr.numCols = ell.numCols;
-  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::size_t>(ell.numRows) + 1);
-  Kokkos::parallel_for("araios::ell::toCsr::lengths", RowPolicy(exec, 0, ell.numRows),
-                       Impl::EllRowLengths<Ell, decltype(csr.rowPtr)>{ell, csr.rowPtr});
-  const Offset nnz = Impl::countsToOffsets(exec, csr.rowPtr, "araios::ell::toCsr::scan");
-  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), nnz);
-  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), nnz);
-  Kokkos::parallel_for("araios::ell::toCsr::copy", RowPolicy(exec, 0, ell.numRows), Impl::CopyEllRows<Ell, Csr>{ell, csr});
-  return csr;
+  using PtrView = decltype(Csr::rowPtr);
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, ell.numRows, ell.numCols, "araios::ell::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::EllRowLengths<Ell, PtrView>{ell, rowPtr}; },
+      [&](const Csr& csr) { return Impl::CopyEllRows<Ell, Csr>{ell, csr}; });
 }
 
 }  // namespace araios

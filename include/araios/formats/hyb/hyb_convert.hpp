@@ -21,6 +21,7 @@
 #include <araios/types.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/ell/ell_convert.hpp>
 #include <araios/formats/hyb/hyb.hpp>
 
@@ -184,24 +185,15 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromHyb(const ExecSpace& exec,
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
   using PtrView = decltype(Csr().rowPtr);
-  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
   PtrView cooPtr("araios::hyb::toCsr::cooPtr", static_cast<std::size_t>(hyb.numRows) + 1);
   Kokkos::parallel_for("araios::hyb::toCsr::countCoo",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, hyb.coo.nnz()),
                        Impl::CountKeys<Offset, decltype(hyb.coo.rowIdx), PtrView>{hyb.coo.rowIdx, cooPtr});
   Impl::countsToOffsets(exec, cooPtr, "araios::hyb::toCsr::cooScan");
-  Csr csr;
-  csr.numRows = hyb.numRows;
-  csr.numCols = hyb.numCols;
-  csr.rowPtr = PtrView("araios::csr::rowPtr", static_cast<std::size_t>(hyb.numRows) + 1);
-  Kokkos::parallel_for("araios::hyb::toCsr::lengths", RowPolicy(exec, 0, hyb.numRows),
-                       Impl::HybRowLengths<decltype(hyb.ell), PtrView>{hyb.ell, cooPtr, csr.rowPtr});
-  const Offset nnz = Impl::countsToOffsets(exec, csr.rowPtr, "araios::hyb::toCsr::scan");
-  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), nnz);
-  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), nnz);
-  Kokkos::parallel_for("araios::hyb::toCsr::copy", RowPolicy(exec, 0, hyb.numRows),
-                       Impl::CopyHybRows<Hyb, Csr, PtrView>{hyb, csr, cooPtr});
-  return csr;
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, hyb.numRows, hyb.numCols, "araios::hyb::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::HybRowLengths<decltype(hyb.ell), PtrView>{hyb.ell, cooPtr, rowPtr}; },
+      [&](const Csr& csr) { return Impl::CopyHybRows<Hyb, Csr, PtrView>{hyb, csr, cooPtr}; });
 }
 
 }  // namespace araios

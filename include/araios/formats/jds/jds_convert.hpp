@@ -5,6 +5,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/jds/jds.hpp>
 #include <araios/formats/jds/sort_rows_by_length.hpp>
 
@@ -116,23 +117,10 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromJds(const ExecSpace& exec,
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Jds = JdsMatrix<Value, Ordinal, Offset, Device>;
   using PtrView = decltype(Csr::rowPtr);
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
-  Csr csr;
-  csr.numRows = jds.numRows;
-  csr.numCols = jds.numCols;
-  // Zero-initialised: rowPtr[numRows] must start at 0 for the exclusive scan to end on nnz.
-  csr.rowPtr = PtrView("araios::csr::rowPtr", static_cast<std::size_t>(jds.numRows) + 1);
-  Kokkos::parallel_for("araios::jds::rowLengths", Policy(exec, 0, jds.numRows),
-                       Impl::JdsRowLengths<Jds, PtrView>{jds, csr.rowPtr});
-  Kokkos::parallel_scan("araios::jds::rowPtr",
-                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, Offset(jds.numRows) + 1),
-                        Impl::ExclusiveScan<Offset, PtrView>{csr.rowPtr});
-  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"),
-                                    jds.colIdx.extent(0));
-  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"),
-                                    jds.values.extent(0));
-  Kokkos::parallel_for("araios::jds::toCsr", Policy(exec, 0, jds.numRows), Impl::JdsGatherRows<Jds, Csr>{jds, csr});
-  return csr;
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, jds.numRows, jds.numCols, "araios::jds::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::JdsRowLengths<Jds, PtrView>{jds, rowPtr}; },
+      [&](const Csr& csr) { return Impl::JdsGatherRows<Jds, Csr>{jds, csr}; });
 }
 
 }  // namespace araios

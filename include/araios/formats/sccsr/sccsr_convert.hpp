@@ -5,6 +5,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/sccsr/sccsr.hpp>
 #include <araios/formats/sccsr/sccsr_plan.hpp>
 
@@ -156,32 +157,27 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromScCsr(const ExecSpace& exec,
                                                        const ScCsrMatrix<Value, Ordinal, Offset, Device>& sc) {
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Sc = ScCsrMatrix<Value, Ordinal, Offset, Device>;
+  using PtrView = decltype(Csr::rowPtr);
   using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  Csr csr;
-  csr.numRows = sc.numRows;
-  csr.numCols = sc.numCols;
-  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::int64_t>(sc.numRows) + 1);
-  for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
-    const ScCsrRange& range = sc.ranges(k);
-    Kokkos::parallel_for("araios::sccsr::rowLengths", Policy(exec, 0, range.numRows),
-                         Impl::ScCsrRowLengths<Sc, decltype(csr.rowPtr)>{
-                             sc, csr.rowPtr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
-  }
-  Kokkos::parallel_scan(
-      "araios::sccsr::rowPtrScan",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, static_cast<Offset>(sc.numRows) + 1),
-      Impl::ExclusiveScan<Offset, decltype(csr.rowPtr)>{csr.rowPtr});
-  csr.colIdx =
-      decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), sc.numEntries);
-  csr.values =
-      decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), sc.numEntries);
-  for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
-    const ScCsrRange& range = sc.ranges(k);
-    Kokkos::parallel_for(
-        "araios::sccsr::gather", Policy(exec, 0, range.numRows),
-        Impl::ScCsrGatherRows<Sc, Csr>{sc, csr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
-  }
-  return csr;
+  // Rows come in ranges of different merge factors: one launch per range in each pass.
+  return Impl::csrFromRowPasses<Csr>(
+      exec, sc.numRows, sc.numCols, "araios::sccsr::toCsr",
+      [&](const PtrView& rowPtr) {
+        for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
+          const ScCsrRange& range = sc.ranges(k);
+          Kokkos::parallel_for("araios::sccsr::toCsr::lengths", Policy(exec, 0, range.numRows),
+                               Impl::ScCsrRowLengths<Sc, PtrView>{
+                                   sc, rowPtr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+        }
+      },
+      [&](const Csr& csr) {
+        for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
+          const ScCsrRange& range = sc.ranges(k);
+          Kokkos::parallel_for(
+              "araios::sccsr::toCsr::gather", Policy(exec, 0, range.numRows),
+              Impl::ScCsrGatherRows<Sc, Csr>{sc, csr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+        }
+      });
 }
 
 }  // namespace araios

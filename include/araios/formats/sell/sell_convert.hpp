@@ -7,6 +7,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/jds/sort_rows_by_length.hpp>
 #include <araios/formats/sell/sell.hpp>
 
@@ -196,22 +197,10 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromSell(const ExecSpace& exec,
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Sell = SellMatrix<Value, Ordinal, Offset, Device>;
   using PtrView = decltype(Csr::rowPtr);
-  using Policy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
-  Csr csr;
-  csr.numRows = sell.numRows;
-  csr.numCols = sell.numCols;
-  // Zero-initialised: rowPtr[numRows] must start at 0 for the exclusive scan to end on nnz.
-  csr.rowPtr = PtrView("araios::csr::rowPtr", static_cast<std::size_t>(sell.numRows) + 1);
-  Kokkos::parallel_for("araios::sell::rowLengths", Policy(exec, 0, sell.numRows),
-                       Impl::SellRowLengths<Sell, PtrView>{sell, csr.rowPtr});
-  Kokkos::parallel_scan("araios::sell::rowPtr",
-                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, Offset(sell.numRows) + 1),
-                        Impl::ExclusiveScan<Offset, PtrView>{csr.rowPtr});
-  const std::size_t nnz = checkedNarrow<std::size_t>(sell.nnz(), "number of SELL nonzeros");
-  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), nnz);
-  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), nnz);
-  Kokkos::parallel_for("araios::sell::toCsr", Policy(exec, 0, sell.numRows), Impl::SellGatherRows<Sell, Csr>{sell, csr});
-  return csr;
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, sell.numRows, sell.numCols, "araios::sell::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::SellRowLengths<Sell, PtrView>{sell, rowPtr}; },
+      [&](const Csr& csr) { return Impl::SellGatherRows<Sell, Csr>{sell, csr}; });
 }
 
 }  // namespace araios

@@ -5,6 +5,7 @@
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_from_row_passes.hpp>
 #include <araios/formats/vab/vab.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -109,23 +110,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromVab(const ExecSpace& exec,
                                                      const VabMatrix<Value, Ordinal, Offset, Device>& vab) {
   using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
-  Csr csr;
-  csr.numRows = vab.numRows;
-  csr.numCols = vab.numCols;
-  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::int64_t>(vab.numRows) + 1);
-  Kokkos::parallel_for("araios::vab::rowLengths", RowPolicy(exec, 0, vab.numRows),
-                       Impl::VabRowLengths<Vab, decltype(csr.rowPtr)>{vab, csr.rowPtr});
-  Kokkos::parallel_scan(
-      "araios::vab::rowPtrScan",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, static_cast<Offset>(vab.numRows) + 1),
-      Impl::ExclusiveScan<Offset, decltype(csr.rowPtr)>{csr.rowPtr});
-  csr.colIdx =
-      decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), vab.numEntries);
-  csr.values =
-      decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), vab.numEntries);
-  Kokkos::parallel_for("araios::vab::gather", RowPolicy(exec, 0, vab.numRows), Impl::VabGatherRows<Vab, Csr>{vab, csr});
-  return csr;
+  using PtrView = decltype(Csr::rowPtr);
+  return Impl::csrFromRowFunctors<Csr>(
+      exec, vab.numRows, vab.numCols, "araios::vab::toCsr",
+      [&](const PtrView& rowPtr) { return Impl::VabRowLengths<Vab, PtrView>{vab, rowPtr}; },
+      [&](const Csr& csr) { return Impl::VabGatherRows<Vab, Csr>{vab, csr}; });
 }
 
 }  // namespace araios

@@ -1,0 +1,63 @@
+#pragma once
+// The one way a format gives its CSR back: a pass that writes each row's entry count, an
+// exclusive scan that turns the counts into row offsets, and a pass that gathers each row's
+// entries into place. Each format supplies only its two row functors; the allocation, the
+// scan and the read of nnz live here.
+#include <araios/formats/csr/csr.hpp>
+#include <araios/primitives/bucket_sort.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace araios::Impl {
+
+/// Turns ptr(0..n-1) = per-row counts (ptr(n) = 0) into row offsets in place, and returns the
+/// total.
+template <class ExecSpace, class PtrView>
+typename PtrView::value_type countsToOffsets(const ExecSpace& exec, const PtrView& ptr, const std::string& label) {
+  using Offset = typename PtrView::value_type;
+  const Offset n = static_cast<Offset>(ptr.extent(0));
+  Kokkos::parallel_scan(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, n),
+                        ExclusiveScan<Offset, PtrView>{ptr});
+  Offset total = 0;
+  Kokkos::deep_copy(exec, total, Kokkos::subview(ptr, n - 1));
+  exec.fence();
+  return total;
+}
+
+/// CSR of numRows x numCols from two passes that launch their own kernels: writeLengths(rowPtr)
+/// stores row r's entry count in rowPtr(r) (rowPtr arrives zeroed), gather(csr) copies row r's
+/// entries to csr.colIdx and csr.values from csr.rowPtr(r) on. For formats whose rows come in
+/// pieces (SC-CSR's ranges); the others use csrFromRowFunctors.
+template <class Csr, class ExecSpace, class WriteLengths, class Gather>
+Csr csrFromRowPasses(const ExecSpace& exec, typename Csr::ordinal_type numRows, typename Csr::ordinal_type numCols,
+                     const std::string& label, const WriteLengths& writeLengths, const Gather& gather) {
+  Csr csr;
+  csr.numRows = numRows;
+  csr.numCols = numCols;
+  csr.rowPtr = decltype(csr.rowPtr)("araios::csr::rowPtr", static_cast<std::size_t>(numRows) + 1);
+  writeLengths(csr.rowPtr);
+  const auto nnz = countsToOffsets(exec, csr.rowPtr, label + "::scan");
+  csr.colIdx = decltype(csr.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::colIdx"), nnz);
+  csr.values = decltype(csr.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::csr::values"), nnz);
+  gather(csr);
+  return csr;
+}
+
+/// csrFromRowPasses with one thread per row in each pass: makeLengths(rowPtr) and
+/// makeGather(csr) return the row functors (operator()(Ordinal row)).
+template <class Csr, class ExecSpace, class MakeLengths, class MakeGather>
+Csr csrFromRowFunctors(const ExecSpace& exec, typename Csr::ordinal_type numRows, typename Csr::ordinal_type numCols,
+                       const std::string& label, const MakeLengths& makeLengths, const MakeGather& makeGather) {
+  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>;
+  return csrFromRowPasses<Csr>(
+      exec, numRows, numCols, label,
+      [&](const decltype(Csr::rowPtr)& rowPtr) {
+        Kokkos::parallel_for(label + "::lengths", RowPolicy(exec, 0, numRows), makeLengths(rowPtr));
+      },
+      [&](const Csr& csr) { Kokkos::parallel_for(label + "::gather", RowPolicy(exec, 0, numRows), makeGather(csr)); });
+}
+
+}  // namespace araios::Impl

@@ -1,0 +1,42 @@
+#pragma once
+// The names of the backends compiled into this build, for option parsing and messages. Only
+// Kokkos's macros (which say which backends are enabled): the files that parse options do not
+// compile the whole of Kokkos.
+#include <Kokkos_Macros.hpp>
+
+#include <string>
+#include <vector>
+
+namespace araios::cli {
+
+/// Backends compiled into this build, in the order they are listed to users.
+inline std::vector<std::string> enabledBackends() {
+  std::vector<std::string> names;
+#ifdef KOKKOS_ENABLE_SERIAL
+  names.push_back("serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  names.push_back("openmp");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  names.push_back("cuda");
+#endif
+  return names;
+}
+
+/// The default backend: the GPU when there is one in the build, else OpenMP.
+inline std::string defaultBackend() { return enabledBackends().back(); }
+
+inline std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+/// "auto" followed by `names`: the choices of a --format option.
+inline std::vector<std::string> withAuto(std::vector<std::string> names) {
+  names.insert(names.begin(), "auto");
+  return names;
+}
+
+}  // namespace araios::cli
