@@ -21,3 +21,9 @@
 #include <araios/formats/sccsr/sccsr_convert.hpp>
 #include <araios/formats/sell/sell_convert.hpp>
 #include <araios/formats/vab/vab_convert.hpp>
+
+// The compiled combinations of the conversions (araios/instantiations.hpp) come from the library.
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+#include <araios/instantiations.hpp>
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_CONVERSIONS)
+#endif

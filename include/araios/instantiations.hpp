@@ -3,13 +3,15 @@
 // and offsets or 64-bit ones, on each enabled backend (Serial, OpenMP, CUDA). For these the
 // library holds, compiled once with floating-point contraction off:
 //   * the SpMV of every format (Impl::spmvCanonical);
-//   * the operator's format builders (Impl::buildPreparedKernel, with the conversions from CSR);
+//   * the operator's format builders (Impl::buildPreparedKernel), the conversions between CSR
+//     and every format, and CSR from a host matrix;
 //   * Jacobi, CG, GMRES and PageRank on the operator, with b, x and the diagonal in Views of
 //     the operator's device.
 // The declarations keep them out of the caller's translation unit: a program built with
 // -ffp-contract=fast or -march=native gets the library's bits, and compiles in seconds.
 //
-// araios/spmv.hpp, araios/kernel_builders.hpp and each solver's header declare them at their
+// araios/spmv.hpp, araios/kernel_builders.hpp, araios/araios.hpp (the conversions),
+// solvers/diagonal.hpp and each solver's header declare them at their
 // end when ARAIOS_COMPILED_INSTANTIATIONS is defined, as Araios::araios does; src/eti/ defines
 // them. Other combinations (float values with 64-bit offsets and 32-bit ordinals, say, or a
 // right-hand side in a View of const values) are instantiated from the headers in the caller's
@@ -69,7 +71,7 @@
   araios::Impl::buildPreparedKernel<E, araios::CsrMatrix<V, O, S, E::device_type>>(                       \
       const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
 #define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
-#define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E)
+#define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E) ARAIOS_ETI_DEFINE_CONVERSIONS(V, O, S, E)
 
 // The solvers on the operator, with b, x and the diagonal in Views of the operator's device:
 // for each solver, the overload that is given the diagonal and the one that finds it.
@@ -93,7 +95,59 @@
 #define ARAIOS_ETI_DECLARE_GMRES(V, O, S, E) ARAIOS_ETI_SOLVER(extern, gmres, V, O, S, E)
 #define ARAIOS_ETI_DECLARE_PAGERANK(V, O, S, E) ARAIOS_ETI_PAGERANK(extern, V, O, S, E)
 #define ARAIOS_ETI_DEFINE_SOLVERS(V, O, S, E) \
+  ARAIOS_ETI_DIAGONAL(, V, O, S, E)           \
   ARAIOS_ETI_SOLVER(, jacobi, V, O, S, E)     \
   ARAIOS_ETI_SOLVER(, cg, V, O, S, E)         \
   ARAIOS_ETI_SOLVER(, gmres, V, O, S, E)      \
   ARAIOS_ETI_PAGERANK(, V, O, S, E)
+
+// The conversions between CSR and every format, and CSR from a host matrix. They move data and
+// do no arithmetic, so they are compiled once for build time alone; araios/araios.hpp declares
+// them.
+#define ARAIOS_ETI_MATRIX(FORMAT, V, O, S, E) araios::FORMAT<V, O, S, E::device_type>
+#define ARAIOS_ETI_FROM_CSR(PREFIX, NAME, FORMAT, V, O, S, E)                                              \
+  PREFIX template ARAIOS_ETI_MATRIX(FORMAT, V, O, S, E) araios::NAME<E, V, O, S, E::device_type>(         \
+      const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&, const araios::FormatOptions&);
+#define ARAIOS_ETI_TO_CSR(PREFIX, NAME, FORMAT, V, O, S, E)                                                \
+  PREFIX template ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E) araios::NAME<E, V, O, S, E::device_type>(      \
+      const E&, const ARAIOS_ETI_MATRIX(FORMAT, V, O, S, E)&);
+#define ARAIOS_ETI_CONVERSIONS(PREFIX, V, O, S, E)                                                           \
+  PREFIX template ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)                                                  \
+  araios::csrFromHost<ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)>(const araios::io::HostMatrix&);            \
+  PREFIX template ARAIOS_ETI_MATRIX(CooMatrix, V, O, S, E) araios::cooFromCsr<E, V, O, S, E::device_type>(   \
+      const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&);                                           \
+  PREFIX template ARAIOS_ETI_MATRIX(CscMatrix, V, O, S, E) araios::cscFromCsr<E, V, O, S, E::device_type>(   \
+      const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&);                                           \
+  PREFIX template ARAIOS_ETI_MATRIX(SellMatrix, V, O, S, E) araios::sellFromCsr<E, V, O, S, E::device_type>( \
+      const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&, const araios::SellOptions&,                \
+      const araios::FormatOptions&);                                                                         \
+  PREFIX template ARAIOS_ETI_MATRIX(ScCsrMatrix, V, O, S, E)                                                \
+  araios::scCsrFromCsr<E, V, O, S, E::device_type>(const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&, \
+                                                   const araios::FormatOptions&, const araios::ScCsrOptions&); \
+  ARAIOS_ETI_FROM_CSR(PREFIX, ellFromCsr, EllMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_FROM_CSR(PREFIX, hybFromCsr, HybMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_FROM_CSR(PREFIX, diaFromCsr, DiaMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_FROM_CSR(PREFIX, jdsFromCsr, JdsMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_FROM_CSR(PREFIX, sellFromCsr, SellMatrix, V, O, S, E)                                           \
+  ARAIOS_ETI_FROM_CSR(PREFIX, brcFromCsr, BrcMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_FROM_CSR(PREFIX, brcpFromCsr, BrcpMatrix, V, O, S, E)                                           \
+  ARAIOS_ETI_FROM_CSR(PREFIX, vabFromCsr, VabMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromCoo, CooMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromCsc, CscMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromEll, EllMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromHyb, HybMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromDia, DiaMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromJds, JdsMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromSell, SellMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromBrc, BrcMatrix, V, O, S, E)                                               \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromBrcp, BrcpMatrix, V, O, S, E)                                             \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromScCsr, ScCsrMatrix, V, O, S, E)                                           \
+  ARAIOS_ETI_TO_CSR(PREFIX, csrFromVab, VabMatrix, V, O, S, E)
+#define ARAIOS_ETI_DECLARE_CONVERSIONS(V, O, S, E) ARAIOS_ETI_CONVERSIONS(extern, V, O, S, E)
+#define ARAIOS_ETI_DEFINE_CONVERSIONS(V, O, S, E) ARAIOS_ETI_CONVERSIONS(, V, O, S, E)
+
+// The diagonal of a CSR matrix, which the solvers divide by.
+#define ARAIOS_ETI_DIAGONAL(PREFIX, V, O, S, E)                                                             \
+  PREFIX template ARAIOS_ETI_VECTOR(V, E) araios::extractDiagonal<E, ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)>( \
+      const E&, const ARAIOS_ETI_MATRIX(CsrMatrix, V, O, S, E)&);
+#define ARAIOS_ETI_DECLARE_DIAGONAL(V, O, S, E) ARAIOS_ETI_DIAGONAL(extern, V, O, S, E)

@@ -64,13 +64,11 @@ bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
 
 template <class Cfg>
 void checkConversions(const std::string& name, const io::HostMatrix& host) {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Ordinal = typename Cfg::ordinal_type;
-  using Offset = typename Cfg::size_type;
-  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using T = test::FormatTypes<Cfg, CooMatrix>;
+  using Exec = typename T::Exec;
+  using Value = typename T::Value;
+  using Coo = typename T::Matrix;
+  using Csr = typename T::Csr;
   BOOST_TEST_CONTEXT(name) {
     Exec exec;
     const HostCompressed rows = hostCompress(host.numRows, host.row, host.col, host.value);

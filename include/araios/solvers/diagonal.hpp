@@ -171,3 +171,9 @@ void checkDiagonal(const ExecSpace& exec, const DView& d, bool requirePositive, 
 }
 
 }  // namespace araios
+
+// The compiled combinations (araios/instantiations.hpp) come from the library.
+#ifdef ARAIOS_COMPILED_INSTANTIATIONS
+#include <araios/instantiations.hpp>
+ARAIOS_ETI_FOR_EACH(ARAIOS_ETI_DECLARE_DIAGONAL)
+#endif
