@@ -18,6 +18,8 @@
 //   trailing tokens on a data line (a trailing `%` comment included; array files hold one value
 //   per line), and nonzero diagonal entries in a skew-symmetric file. LINE counts every line of
 //   the file from 1; a truncated file is reported at its last line.
+// The size line is not trusted for memory: the entry arrays grow as entries are read, so a file
+// announcing 10^12 entries and holding three is refused as truncated, having reserved little.
 //
 // Duplicate coordinate entries are summed, in file order, and counted in duplicatesSummed.
 // A symmetric file may hold entries of either triangle: each is mirrored, so a file holding
