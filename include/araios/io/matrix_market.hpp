@@ -102,8 +102,8 @@ struct WriteOptions {
 /// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads and
 /// signs aside: every NaN is written `nan`). The entries are written in the matrix's order.
 /// The file is written to a temporary file `PATH.tmp-XXXXXX` in the same folder, synced and
-/// renamed at the end, so a reader never sees a half-written file; on failure the temporary
-/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
+/// renamed at the end (AtomicFile, araios/io/atomic_file.hpp), so a reader never sees a
+/// half-written file; on failure the temporary file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
 /// as a series of gzip members (one per chunk of entries, compressed in parallel), which gzip
 /// readers read as one text.
 /// Throws araios::InputError naming the path on any failure, and for a matrix whose arrays
