@@ -100,6 +100,7 @@ int run(const BenchOptions& o) {
       for (const auto& p : o.precisions) runMatrixOn(p, matrix, b, ctx);
   }
 
+  sink.finish();
   fmt::print("araios-bench: {} rows in {}{}; {} outside the error bound, {} errors\n", sink.rowsWritten(),
              clockTime(progress.elapsedSeconds()), o.out.empty() ? "" : " (" + o.out + ".jsonl, .csv)",
              sink.accuracyFailures(), sink.errors());

@@ -73,27 +73,35 @@ nlohmann::ordered_json ResultRow::toJson() const {
 
 ResultSink::ResultSink(const std::string& prefix) {
   if (prefix.empty()) return;
-  jsonl_.open(prefix + ".jsonl", std::ios::out | std::ios::trunc);
-  csv_.open(prefix + ".csv", std::ios::out | std::ios::trunc);
-  if (!jsonl_ || !csv_) {
-    throw InputError("cannot write " + prefix + ".jsonl and " + prefix +
-                     ".csv; expected --out to name a file prefix in a writable folder");
+  try {
+    jsonl_.emplace(prefix + ".jsonl");
+    csv_.emplace(prefix + ".csv");
+  } catch (const InputError& e) {
+    throw InputError(std::string(e.what()) + "; expected --out to name a file prefix in a writable folder");
   }
   const auto& cols = columns();
-  for (std::size_t i = 0; i < cols.size(); ++i) csv_ << (i ? "," : "") << cols[i];
-  csv_ << "\n" << std::flush;
+  std::string header;
+  for (std::size_t i = 0; i < cols.size(); ++i) header += (i ? "," : "") + cols[i];
+  csv_->write(header + "\n");
 }
 
 void ResultSink::write(const ResultRow& row) {
   ++rows_;
   if (row.withinErrorBound && !*row.withinErrorBound) ++accuracyFailures_;
   if (!row.error.empty()) ++errors_;
-  if (!jsonl_.is_open()) return;
+  if (!jsonl_) return;
   const nlohmann::ordered_json j = row.toJson();
-  jsonl_ << j.dump() << "\n" << std::flush;
+  jsonl_->write(j.dump() + "\n");
   const auto& cols = columns();
-  for (std::size_t i = 0; i < cols.size(); ++i) csv_ << (i ? "," : "") << csvField(j.at(cols[i]));
-  csv_ << "\n" << std::flush;
+  std::string line;
+  for (std::size_t i = 0; i < cols.size(); ++i) line += (i ? "," : "") + csvField(j.at(cols[i]));
+  csv_->write(line + "\n");
+}
+
+void ResultSink::finish() {
+  if (!jsonl_) return;
+  jsonl_->commit();
+  csv_->commit();
 }
 
 }  // namespace araios::bench

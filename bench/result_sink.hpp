@@ -1,9 +1,13 @@
 #pragma once
-// Where the rows go: PREFIX.jsonl (one JSON object a line) and PREFIX.csv (same columns), each
-// row flushed as soon as it is measured, so an interrupted run keeps what it measured.
+// Where the rows go: PREFIX.jsonl (one JSON object a line) and PREFIX.csv (same columns). Each
+// is written as a temporary file beside it (araios::io::AtomicFile), a row at a time as it is
+// measured, and renamed by finish(): PREFIX.jsonl is never a partial file. A run that fails
+// removes the temporary files; one that is killed leaves its rows in them.
 #include "result_row.hpp"
 
-#include <fstream>
+#include <araios/io/atomic_file.hpp>
+
+#include <optional>
 #include <string>
 
 namespace araios::bench {
@@ -13,12 +17,14 @@ class ResultSink {
   /// An empty prefix writes nothing (rows are still counted and echoed).
   explicit ResultSink(const std::string& prefix);
   void write(const ResultRow& row);
+  /// Puts PREFIX.jsonl and PREFIX.csv in place, complete.
+  void finish();
   int rowsWritten() const { return rows_; }
   int accuracyFailures() const { return accuracyFailures_; }
   int errors() const { return errors_; }
 
  private:
-  std::ofstream jsonl_, csv_;
+  std::optional<araios::io::AtomicFile> jsonl_, csv_;
   int rows_ = 0;
   int accuracyFailures_ = 0;
   int errors_ = 0;

@@ -5,10 +5,11 @@
 #   3. with --kokkos-kernels only: Kokkos Kernels 3.4.1 from the same tarball, the CPU baseline of
 #      araios-bench, into .deps/kokkos-kernels-openmp. Araios itself never needs it.
 #
-# Usage: scripts/setup.sh [--backend openmp|cuda|all] [--kokkos-kernels] [--no-apt]
+# Usage: scripts/setup.sh [--backend openmp|cuda|all] [--kokkos-kernels] [--fuzz] [--no-apt]
 #   --backend         which Kokkos builds to make (default: openmp). cuda needs nvcc, not a GPU.
 #   --kokkos-kernels  also build Kokkos Kernels (OpenMP, trimmed ETI) against .deps/kokkos-openmp
 #                     (about 10 minutes on two cores).
+#   --fuzz            also install clang and its libFuzzer runtime, for the Matrix Market fuzzer.
 #   --no-apt          skip the Debian package step (for machines where the packages are there).
 #
 # Debian's own libtrilinos-kokkos-dev is not used: it is Serial-only and its exported
@@ -20,6 +21,7 @@ deps="$repo/.deps"
 backends=openmp
 use_apt=1
 kokkos_kernels=0
+fuzz=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,8 +29,9 @@ while [ $# -gt 0 ]; do
     --backend=*) backends="${1#--backend=}"; shift ;;
     --no-apt) use_apt=0; shift ;;
     --kokkos-kernels) kokkos_kernels=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "setup.sh: unknown argument '$1' (expected --backend openmp|cuda|all, --kokkos-kernels, --no-apt)" >&2
+    --fuzz) fuzz=1; shift ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$1' (expected --backend openmp|cuda|all, --kokkos-kernels, --fuzz, --no-apt)" >&2
        exit 2 ;;
   esac
 done
@@ -47,6 +50,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # --- 1. Debian packages -------------------------------------------------------------------
 packages=(g++ cmake ninja-build make patch libboost-test-dev libboost-dev zlib1g-dev
           libcli11-dev nlohmann-json3-dev libfmt-dev libmpfr-dev libgmp-dev dpkg-dev ca-certificates)
+# The fuzzer (fuzz/) needs clang; with --no-install-recommends, its libFuzzer runtime comes only
+# with libclang-rt-dev.
+if [ "$fuzz" = 1 ]; then packages+=(clang libclang-rt-dev); fi
 if [ "$use_apt" = 1 ]; then
   missing=()
   for p in "${packages[@]}"; do

@@ -17,6 +17,7 @@
 #include "repro_child.hpp"
 
 #include <araios/araios.hpp>
+#include <araios/io/atomic_file.hpp>
 #include <araios/primitives/exact_accumulator.hpp>
 
 #include <fmt/core.h>
@@ -463,9 +464,7 @@ int runParent(const ReproArgs& args) {
   if (!args.save.empty()) {
     const nlohmann::json saved = {{"araios_repro", 1},     {"file", args.file}, {"matrix", matrix},
                                   {"precision", args.run.precision}, {"seed", args.seed}, {"runs", runs}};
-    std::ofstream out(args.save);
-    out << saved.dump(1) << "\n";
-    if (!out) throw InputError("--save " + args.save + ": cannot write the file");
+    araios::io::writeFileAtomically(args.save, saved.dump(1) + "\n");
     if (!args.run.json) fmt::print("\nsaved     the hashes to {}\n", args.save);
   }
   int mismatches = 0;
@@ -491,7 +490,9 @@ Command addReproCommand(CLI::App& parent) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app->add_option("--seed", args->seed, "seed of x in [-1, 1)")->capture_default_str();
-  app->add_option("--save", args->save, "write the hashes (and the matrix's fingerprint) to this file");
+  app->add_option("--save", args->save,
+                  "write the hashes (and the matrix's fingerprint) to this file, whole or not at all (through "
+                  "FILE.tmp-XXXXXX beside it, renamed when complete)");
   app->add_option("--check", args->check,
                   "compare the deterministic and accurate hashes with a file written by --save (on another machine, "
                   "say); exit 3 on any mismatch")

@@ -7,6 +7,7 @@
 //   araios-io-bench --entries 1e6,1e7 --threads 1,2 --repeat 3 --csv io.csv --jsonl io.jsonl
 #include "generate_matrix.hpp"
 
+#include <araios/io/atomic_file.hpp>
 #include <araios/io/matrix_market.hpp>
 
 #include <CLI/CLI.hpp>
@@ -20,9 +21,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -120,8 +121,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threadCounts, "thread counts to measure")->delimiter(',');
   app.add_option("--repeat", repeat, "runs of each read (the fastest counts); writes run once")->check(CLI::PositiveNumber);
   app.add_option("--dir", dir, "where the files are written");
-  app.add_option("--csv", csvPath, "write the rows as CSV");
-  app.add_option("--jsonl", jsonlPath, "write the rows as JSON lines");
+  app.add_option("--csv", csvPath, "write the rows as CSV (at the end, whole: through PATH.tmp-XXXXXX, renamed)");
+  app.add_option("--jsonl", jsonlPath, "write the rows as JSON lines (at the end, whole, as --csv)");
   app.add_flag("!--no-gzip", gzip, "plain files only");
   app.add_flag("!--no-by-column", byColumnToo, "skip the file ordered by column");
   app.add_flag("--keep", keep, "keep the generated files");
@@ -176,22 +177,25 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Written whole through AtomicFile: a half-written CSV never stands under its name.
   if (!csvPath.empty()) {
-    std::ofstream csv(csvPath);
+    std::ostringstream csv;
     csv << "tool,commit,operation,format,entries,text_bytes,file_bytes,threads,seconds,mb_per_s\n";
     for (const Row& r : rows) {
       csv << "araios," << ARAIOS_IO_BENCH_COMMIT << ',' << r.operation << ',' << r.format << ',' << r.entries << ','
           << r.textBytes << ',' << r.fileBytes << ',' << r.threads << ',' << r.seconds << ',' << mbPerSecond(r) << '\n';
     }
+    araios::io::writeFileAtomically(csvPath, csv.str());
   }
   if (!jsonlPath.empty()) {
-    std::ofstream jsonl(jsonlPath);
+    std::ostringstream jsonl;
     for (const Row& r : rows) {
       jsonl << "{\"tool\": \"araios\", \"commit\": \"" << ARAIOS_IO_BENCH_COMMIT << "\", \"operation\": \"" << r.operation
             << "\", \"format\": \"" << r.format << "\", \"entries\": " << r.entries << ", \"text_bytes\": " << r.textBytes
             << ", \"file_bytes\": " << r.fileBytes << ", \"threads\": " << r.threads << ", \"seconds\": " << r.seconds
             << ", \"mb_per_s\": " << mbPerSecond(r) << "}\n";
     }
+    araios::io::writeFileAtomically(jsonlPath, jsonl.str());
   }
   return 0;
 }

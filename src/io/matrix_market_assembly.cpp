@@ -14,6 +14,15 @@ namespace {
 /// few moves beat setting up a merge sort.
 constexpr std::int64_t kInsertionSortLength = 32;
 
+/// Entries reserved before any has been read (1.5 MiB in the three arrays): enough for most
+/// small files in one step, and all a size line alone can make the reader allocate.
+constexpr std::uint64_t kFirstReserveEntries = std::uint64_t{1} << 16;
+/// Past the first step, the arrays grow to the entry count projected from the share of the text
+/// read so far (when the text's size is known) with this margin, so that a file whose lines get
+/// shorter further on still gets its count in one step rather than a copy near the end; the
+/// size line's count caps it. Without a known size (gzip), they double, as vectors do.
+constexpr long double kProjectionMargin = 1.25L;
+
 std::int64_t firstArrayRow(const MatrixMarketHeader& header, std::int64_t col) {
   switch (header.symmetry) {
     case MatrixMarketSymmetry::General: return 0;
@@ -164,18 +173,40 @@ std::int64_t mergeDuplicates(std::vector<std::int64_t>& row, std::vector<std::in
 
 }  // namespace
 
-EntryAssembler::EntryAssembler(const MatrixMarketHeader& header, std::uint64_t textBytesBound) : header_(header) {
+EntryAssembler::EntryAssembler(const MatrixMarketHeader& header, std::uint64_t textBytes, bool textBytesExact)
+    : header_(header), textBytes_(textBytes), textBytesExact_(textBytesExact) {
   const std::uint64_t perStored = header.symmetry == MatrixMarketSymmetry::General ? 1 : 2;
   const std::uint64_t stored = std::min<std::uint64_t>(static_cast<std::uint64_t>(header.storedEntries),
-                                                       textBytesBound / 2 + 1);
-  const auto capacity = static_cast<std::size_t>(stored * perStored);
-  row_.reserve(capacity);
-  col_.reserve(capacity);
-  value_.reserve(capacity);
+                                                       textBytes / 2 + 1);
+  maxEntries_ = stored * perStored;
+  const std::uint64_t first = std::min(maxEntries_, kFirstReserveEntries);
+  row_.reserve(first);
+  col_.reserve(first);
+  value_.reserve(first);
   arrayRow_ = firstArrayRow(header_, 0);
 }
 
-void EntryAssembler::append(ParsedChunk& chunk) {
+void EntryAssembler::reserveFor(std::uint64_t entries) {
+  const std::uint64_t capacity = value_.capacity();
+  if (entries <= capacity) return;
+  std::uint64_t target = std::max(entries, 2 * capacity);
+  if (textBytesExact_ && textSeen_ > 0) {
+    const long double projected =
+        static_cast<long double>(entries) * kProjectionMargin * static_cast<long double>(textBytes_) /
+        static_cast<long double>(textSeen_);
+    if (projected > static_cast<long double>(target)) {
+      target = projected >= static_cast<long double>(maxEntries_) ? maxEntries_ : static_cast<std::uint64_t>(projected);
+    }
+  }
+  // Never past what the file can hold, but always what this chunk needs.
+  target = std::max(entries, std::min(target, maxEntries_));
+  row_.reserve(target);
+  col_.reserve(target);
+  value_.reserve(target);
+}
+
+void EntryAssembler::append(ParsedChunk& chunk, std::size_t chunkTextBytes) {
+  textSeen_ += chunkTextBytes;
   if (header_.format == MatrixMarketFormat::Coordinate) {
     appendCoordinate(chunk);
   } else {
@@ -189,6 +220,7 @@ void EntryAssembler::append(ParsedChunk& chunk) {
 void EntryAssembler::appendCoordinate(ParsedChunk& chunk) {
   if (chunk.value.empty()) return;
   if (!chunk.sorted) sorted_ = false;
+  reserveFor(value_.size() + chunk.value.size());
   if (sorted_ && !row_.empty()) {
     const std::int64_t r = chunk.row.front();
     if (r < row_.back() || (r == row_.back() && chunk.col.front() < col_.back())) sorted_ = false;
@@ -209,6 +241,8 @@ void EntryAssembler::push(std::int64_t row, std::int64_t col, double value) {
 /// diagonal, a skew-symmetric file the strict lower triangle. The caller has checked that the
 /// file holds no more values than the size line says, so a next position always exists.
 void EntryAssembler::appendArray(const ParsedChunk& chunk) {
+  const std::uint64_t perValue = header_.symmetry == MatrixMarketSymmetry::General ? 1 : 2;
+  reserveFor(value_.size() + perValue * chunk.value.size());
   for (const double value : chunk.value) {
     while (arrayRow_ >= header_.rows) arrayRow_ = firstArrayRow(header_, ++arrayCol_);
     push(arrayRow_, arrayCol_, value);

@@ -10,15 +10,17 @@
 
 namespace araios::io::detail {
 
+/// The entry arrays are reserved in steps as the entries arrive, never past what the size line
+/// announces, and before any entry is read only a little: a size line may claim 10^12 entries
+/// in a file that holds three. `textBytes` is the text's size (`textBytesExact`) or an upper
+/// bound of it (a gzip file's); every entry takes at least two bytes of it.
 class EntryAssembler {
  public:
-  /// `textBytesBound` caps the entries reserved up front: every entry takes at least two bytes
-  /// of text, so that a lying size line cannot exhaust memory.
-  EntryAssembler(const MatrixMarketHeader& header, std::uint64_t textBytesBound);
+  EntryAssembler(const MatrixMarketHeader& header, std::uint64_t textBytes, bool textBytesExact);
 
   /// Takes the next chunk's entries, in file order (an array file's values get their positions
-  /// here, from their place in the file). Empties the chunk's arrays.
-  void append(ParsedChunk& chunk);
+  /// here, from their place in the file), and the size of its text. Empties the chunk's arrays.
+  void append(ParsedChunk& chunk, std::size_t chunkTextBytes);
 
   /// The matrix: entries sorted by (row, column), those at the same position summed in file
   /// order into the first, exactly as a sequential read would, whatever `threads` sort them.
@@ -28,8 +30,14 @@ class EntryAssembler {
   void appendCoordinate(ParsedChunk& chunk);
   void appendArray(const ParsedChunk& chunk);
   void push(std::int64_t row, std::int64_t col, double value);
+  /// Makes room for `entries` entries in all, in a step bounded by what has been read.
+  void reserveFor(std::uint64_t entries);
 
   MatrixMarketHeader header_;
+  std::uint64_t maxEntries_;  // the most the file can hold, by its size line and its size
+  std::uint64_t textBytes_;
+  bool textBytesExact_;
+  std::uint64_t textSeen_ = 0;  // text bytes of the chunks appended so far
   std::vector<std::int64_t> row_;
   std::vector<std::int64_t> col_;
   std::vector<double> value_;

@@ -120,7 +120,9 @@ class ChunkParser {
     return q == end || isLineEnd(*q);
   }
 
-  /// Up to 18 decimal digits (which cannot overflow int64) ending the token.
+  /// Up to 18 decimal digits (which cannot overflow int64) ending the token. A 19th digit
+  /// stops the scan before it is multiplied in: longer numbers are the general path's to read
+  /// or refuse, and accumulating them here would overflow.
   static bool scanDigits(const char*& q, const char* end, std::int64_t& value) {
     constexpr std::ptrdiff_t kSafeDigits = 18;
     const char* begin = q;
@@ -128,10 +130,11 @@ class ChunkParser {
     while (q != end) {
       const unsigned digit = static_cast<unsigned char>(*q) - '0';
       if (digit > 9) break;
+      if (q - begin == kSafeDigits) return false;
       v = v * 10 + digit;
       ++q;
     }
-    if (q == begin || q - begin > kSafeDigits) return false;
+    if (q == begin) return false;
     if (q != end && !isBlank(*q) && !isLineEnd(*q)) return false;
     value = v;
     return true;

@@ -78,7 +78,7 @@ class DataReader {
         name_(name),
         options_(options),
         window_(kChunksAheadPerThread * static_cast<std::size_t>(threadCount(options)) + 1),
-        assembler_(info.header, source.textBytesBound()),
+        assembler_(info.header, source.textBytesBound(), source.textBytesBoundIsExact()),
         linesBefore_(info.sizeLineNumber) {}
 
   HostMatrix read(TextChunk firstData) {
@@ -198,7 +198,7 @@ class DataReader {
     found_ += parsed.dataLines;
     dropped_ += parsed.dropped;
     linesBefore_ += parsed.lines;
-    assembler_.append(job.parsed);
+    assembler_.append(job.parsed, job.chunk.size);
   }
 
   const char* itemsName() const {

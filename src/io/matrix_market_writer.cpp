@@ -1,28 +1,22 @@
-// Matrix Market writer. The text goes to a temporary file beside the target, which is renamed
-// over the target only once everything is written and synced: a reader (or a crash) never
-// sees a half-written matrix, and a failed write leaves the old file untouched. Chunks of
+// Matrix Market writer. The text goes to a temporary file beside the target (AtomicFile), which
+// is renamed over the target only once everything is written and synced: a reader (or a crash)
+// never sees a half-written matrix, and a failed write leaves the old file untouched. Chunks of
 // entries are formatted (and, for .gz, compressed) on several threads, each written at its
 // place in the file, so the text is the same whatever the number of threads.
 #include <araios/error.hpp>
+#include <araios/io/atomic_file.hpp>
 #include <araios/io/matrix_market.hpp>
 
 #include <zlib.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <climits>
 #include <cmath>
 #include <condition_variable>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <mutex>
-#include <random>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -36,69 +30,8 @@ struct WriteFailure {
   std::string reason;
 };
 
-std::string systemError(const std::string& what) { return what + ": " + std::strerror(errno); }
-
 bool endsWith(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-/// A new file `<target>.tmp-XXXXXX`, removed again unless commit() renamed it onto the target.
-/// It is created with open(O_EXCL) and mode 0666 rather than mkstemp, so that the umask applies
-/// and the final file gets the permissions of any newly created file (mkstemp forces 0600).
-class TemporaryFile {
- public:
-  explicit TemporaryFile(const std::string& target) : target_(target) {
-    std::random_device seed;
-    std::mt19937_64 random(seed());
-    const char* alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      path_ = target + ".tmp-";
-      for (int k = 0; k < 6; ++k) path_ += alphabet[random() % 62];
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd_ >= 0 || errno != EEXIST) break;
-    }
-    if (fd_ < 0) throw WriteFailure{systemError("cannot create the temporary file " + path_)};
-  }
-  TemporaryFile(const TemporaryFile&) = delete;
-  TemporaryFile& operator=(const TemporaryFile&) = delete;
-
-  ~TemporaryFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!committed_) ::unlink(path_.c_str());
-  }
-
-  int fd() const { return fd_; }
-  const std::string& path() const { return path_; }
-
-  /// Flushes the data to disk, closes the file and renames it onto the target.
-  void commit() {
-    if (::fsync(fd_) != 0) throw WriteFailure{systemError("fsync of " + path_ + " failed")};
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) throw WriteFailure{systemError("closing " + path_ + " failed")};
-    if (std::rename(path_.c_str(), target_.c_str()) != 0) {
-      throw WriteFailure{systemError("cannot rename " + path_ + " to " + target_)};
-    }
-    committed_ = true;
-  }
-
- private:
-  std::string target_;
-  std::string path_;
-  int fd_ = -1;
-  bool committed_ = false;
-};
-
-/// Writes bytes to the temporary file at `offset`. Several threads write their chunks at once:
-/// on a fast disk, copying the text into the kernel takes as long as formatting it.
-void writeAllAt(TemporaryFile& file, std::string_view data, off_t offset) {
-  while (!data.empty()) {
-    const ssize_t written = ::pwrite(file.fd(), data.data(), data.size(), offset);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw WriteFailure{systemError("writing " + file.path() + " failed")};
-    data.remove_prefix(static_cast<std::size_t>(written));
-    offset += written;
-  }
 }
 
 /// One gzip member holding `text`. A .gz file is written as a series of members, one per
@@ -210,7 +143,7 @@ std::string entriesText(const HostMatrix& matrix, std::size_t first, std::size_t
 /// thread holds one chunk at a time, so at most `threads` chunks are in memory.
 class ChunkWriter {
  public:
-  ChunkWriter(TemporaryFile& file, const HostMatrix& matrix, bool compress)
+  ChunkWriter(AtomicFile& file, const HostMatrix& matrix, bool compress)
       : file_(file), matrix_(matrix), compress_(compress),
         chunks_((matrix.value.size() + kEntriesPerChunk - 1) / kEntriesPerChunk) {}
 
@@ -246,17 +179,19 @@ class ChunkWriter {
       }
       try {
         const std::string bytes = bytesOf(piece);
-        off_t offset = 0;
+        std::uint64_t offset = 0;
         {
           std::unique_lock<std::mutex> lock(mutex_);
           placed_.wait(lock, [&] { return failed_ || placedPieces_ == piece; });
           if (failed_) return;
           offset = end_;
-          end_ += static_cast<off_t>(bytes.size());
+          end_ += bytes.size();
           ++placedPieces_;
         }
         placed_.notify_all();
-        writeAllAt(file_, bytes, offset);
+        // Several threads write their chunks at once: on a fast disk, copying the text into
+        // the kernel takes as long as formatting it.
+        file_.writeAt(bytes, offset);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex_);
         failed_ = true;
@@ -267,7 +202,7 @@ class ChunkWriter {
     }
   }
 
-  TemporaryFile& file_;
+  AtomicFile& file_;
   const HostMatrix& matrix_;
   const bool compress_;
   const std::size_t chunks_;
@@ -275,7 +210,7 @@ class ChunkWriter {
   std::condition_variable placed_;
   std::size_t next_ = 0;          // the next piece to format
   std::size_t placedPieces_ = 0;  // pieces whose place in the file is known
-  off_t end_ = 0;                 // where the next piece to be placed starts
+  std::uint64_t end_ = 0;         // where the next piece to be placed starts
   bool failed_ = false;
   std::exception_ptr error_;
 };
@@ -287,7 +222,7 @@ void writeMatrixMarket(const std::string& path, const HostMatrix& matrix, const 
       options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   try {
     checkWritable(matrix);
-    TemporaryFile file(path);
+    AtomicFile file(path);
     ChunkWriter(file, matrix, endsWith(path, ".gz")).run(threads);
     file.commit();
   } catch (const WriteFailure& failure) {

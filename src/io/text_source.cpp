@@ -24,6 +24,9 @@ namespace {
 /// Decompressed text per block handed from the decompression thread to the reader: large
 /// enough that the hand-over costs nothing, small enough to keep the first chunk's wait short.
 constexpr std::size_t kGzipBlockBytes = std::size_t{1} << 20;
+/// The first block's size; each next one doubles up to kGzipBlockBytes. A small file (most
+/// test and parser files) then costs a block of this size, not 2 MiB of zeroed memory.
+constexpr std::size_t kGzipFirstBlockBytes = std::size_t{64} << 10;
 /// Blocks the decompression thread may run ahead of the reader; with the reader's own window
 /// of chunks, this bounds the text in memory.
 constexpr std::size_t kGzipBlocksAhead = 8;
@@ -139,8 +142,10 @@ class GzipFile : public ByteStream {
   }
 
   void decompress() {
+    std::size_t blockBytes = kGzipFirstBlockBytes;
     for (;;) {
-      std::string block(kGzipBlockBytes, '\0');
+      std::string block(blockBytes, '\0');
+      blockBytes = std::min(2 * blockBytes, kGzipBlockBytes);
       const int got = gzread(file_, block.data(), static_cast<unsigned>(block.size()));
       std::string error;
       if (got <= 0) {
@@ -188,8 +193,9 @@ class GzipFile : public ByteStream {
 /// Chunks of whole lines from a byte stream.
 class StreamChunks : public ChunkSource {
  public:
-  StreamChunks(std::unique_ptr<ByteStream> stream, std::size_t chunkBytes, std::uint64_t bound)
-      : stream_(std::move(stream)), chunkBytes_(std::max<std::size_t>(chunkBytes, 1)), bound_(bound) {}
+  StreamChunks(std::unique_ptr<ByteStream> stream, std::size_t chunkBytes, std::uint64_t bound, bool boundIsExact)
+      : stream_(std::move(stream)), chunkBytes_(std::max<std::size_t>(chunkBytes, 1)), bound_(bound),
+        boundIsExact_(boundIsExact) {}
 
   bool next(TextChunk& chunk) override {
     std::string buffer = std::move(carry_);
@@ -226,6 +232,7 @@ class StreamChunks : public ChunkSource {
   }
 
   std::uint64_t textBytesBound() const override { return bound_; }
+  bool textBytesBoundIsExact() const override { return boundIsExact_; }
 
   void drain() override {
     std::string sink(chunkBytes_, '\0');
@@ -239,6 +246,7 @@ class StreamChunks : public ChunkSource {
   std::unique_ptr<ByteStream> stream_;
   std::size_t chunkBytes_;
   std::uint64_t bound_;
+  bool boundIsExact_;
   std::string carry_;  // read past the last chunk's end: the start of a line
   bool atEnd_ = false;
 };
@@ -268,6 +276,7 @@ class MemoryChunks : public ChunkSource {
   }
 
   std::uint64_t textBytesBound() const override { return text_.size(); }
+  bool textBytesBoundIsExact() const override { return true; }
   void drain() override { position_ = text_.size(); }
 
  private:
@@ -306,9 +315,10 @@ std::unique_ptr<ChunkSource> ChunkSource::openFile(const std::string& path, std:
   }
   const auto fileBytes = static_cast<std::uint64_t>(status.st_size);
   const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-  if (!gzip) return std::make_unique<StreamChunks>(std::make_unique<PlainFile>(fd, path), chunkBytes, fileBytes);
+  if (!gzip) return std::make_unique<StreamChunks>(std::make_unique<PlainFile>(fd, path), chunkBytes, fileBytes, true);
   ::close(fd);
-  return std::make_unique<StreamChunks>(std::make_unique<GzipFile>(path), chunkBytes, fileBytes * kMaxDeflateRatio);
+  return std::make_unique<StreamChunks>(std::make_unique<GzipFile>(path), chunkBytes, fileBytes * kMaxDeflateRatio,
+                                        false);
 }
 
 std::unique_ptr<ChunkSource> ChunkSource::fromMemory(std::string_view text, std::size_t chunkBytes) {

@@ -44,6 +44,9 @@ class ChunkSource {
   /// An upper bound of the text's size in bytes (for a gzip file, what its compressed size can
   /// hold), to cap what a size line may make the reader reserve.
   virtual std::uint64_t textBytesBound() const = 0;
+  /// True when textBytesBound() is the text's size itself (plain files and text in memory), so
+  /// that the reader may project the entry count from the share of the text read so far.
+  virtual bool textBytesBoundIsExact() const = 0;
   /// Reads and discards the rest of the text. Throws like next() on a read or decompression
   /// failure, which a reader calls before reporting a parse error, so that a damaged file is
   /// reported as damaged wherever the damage lies.

@@ -1,6 +1,7 @@
 # The `araios pagerank` and `araios repro` commands end to end, on a small bundled graph:
 #   pagerank --check --json: converges, 100/100 against the host reference, the JSON fields;
-#   repro --json --save: a list of runs with backend, threads, format, mode and hash;
+#   repro --json --save: a list of runs with backend, threads, format, mode and hash, and the
+#   saved file alone in its folder (written through a temporary file, renamed when complete);
 #   repro --check: the file just saved matches; a file with one deterministic hash altered
 #   does not, and the command says so and exits 3.
 # Called with -DARAIOS=<the araios executable> -DDATA_DIR=<data/> -DWORK_DIR=<scratch folder>.
@@ -40,7 +41,16 @@ endif()
 
 # --- repro --json --save
 set(saved "${WORK_DIR}/usair97_hashes.json")
+file(REMOVE "${saved}")
+file(GLOB leftovers "${saved}.tmp-*")
+if(leftovers)
+  file(REMOVE ${leftovers})
+endif()
 run_araios(out code repro "${graph}" --runs 2 --json --save "${saved}")
+file(GLOB leftovers "${saved}.tmp-*")
+if(NOT EXISTS "${saved}" OR leftovers)
+  message(FATAL_ERROR "repro --save: expected ${saved} and no temporary file beside it; found: ${leftovers}")
+endif()
 string(JSON runs LENGTH "${out}")
 if(runs LESS 3)
   message(FATAL_ERROR "repro --json printed ${runs} runs:\n${out}")

@@ -18,6 +18,8 @@
 //   trailing tokens on a data line (a trailing `%` comment included; array files hold one value
 //   per line), and nonzero diagonal entries in a skew-symmetric file. LINE counts every line of
 //   the file from 1; a truncated file is reported at its last line.
+// The size line is not trusted for memory: the entry arrays grow as entries are read, so a file
+// announcing 10^12 entries and holding three is refused as truncated, having reserved little.
 //
 // Duplicate coordinate entries are summed, in file order, and counted in duplicatesSummed.
 // A symmetric file may hold entries of either triangle: each is mirrored, so a file holding
@@ -100,8 +102,8 @@ struct WriteOptions {
 /// reads back to the same double, so a write/read round trip is bit-exact (NaN payloads and
 /// signs aside: every NaN is written `nan`). The entries are written in the matrix's order.
 /// The file is written to a temporary file `PATH.tmp-XXXXXX` in the same folder, synced and
-/// renamed at the end, so a reader never sees a half-written file; on failure the temporary
-/// file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
+/// renamed at the end (AtomicFile, araios/io/atomic_file.hpp), so a reader never sees a
+/// half-written file; on failure the temporary file is removed and the target left as it was. A path ending in `.gz` is gzip-compressed,
 /// as a series of gzip members (one per chunk of entries, compressed in parallel), which gzip
 /// readers read as one text.
 /// Throws araios::InputError naming the path on any failure, and for a matrix whose arrays
