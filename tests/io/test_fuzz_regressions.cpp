@@ -5,6 +5,8 @@
 #define BOOST_TEST_MODULE fuzz_regressions
 #include <boost/test/unit_test.hpp>
 
+#include "test_paths.hpp"
+
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
 

@@ -6,6 +6,8 @@
 #define BOOST_TEST_MODULE parallel_reader
 #include <boost/test/unit_test.hpp>
 
+#include "test_paths.hpp"
+
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
 

@@ -2,6 +2,8 @@
 // Where the tests find real matrices: the ARAIOS_MATRICES_DIR environment variable if set,
 // else the folder configured at build time (../shared/matrices beside the checkout).
 // A missing folder is an error, never a silent skip.
+#include "test_paths.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
