@@ -71,6 +71,8 @@
   araios::Impl::buildPreparedKernel<E, araios::CsrMatrix<V, O, S, E::device_type>>(                       \
       const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
 #define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
+// The builder's translation unit (src/eti, part BUILDER) also defines the conversions, which the
+// builders instantiate there anyway.
 #define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E) ARAIOS_ETI_DEFINE_CONVERSIONS(V, O, S, E)
 
 // The solvers on the operator, with b, x and the diagonal in Views of the operator's device:
