@@ -3,17 +3,12 @@
 #include "generators/catalog.hpp"
 
 #include <backend_names.hpp>
+#include <bench_defaults.hpp>
 
+#include <CLI/CLI.hpp>
 #include <fnmatch.h>
 
 #include <cstdlib>
-
-#ifndef ARAIOS_BENCH_COMMIT
-#define ARAIOS_BENCH_COMMIT "unknown"
-#endif
-#ifndef ARAIOS_BENCH_MATRICES_DIR
-#define ARAIOS_BENCH_MATRICES_DIR ""
-#endif
 
 namespace araios::bench {
 

@@ -1,11 +1,16 @@
 #pragma once
 // The benchmark's command line: what to run (suite, backends, precisions, filters), how (reps),
 // and where the results go.
-#include <CLI/CLI.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
+
+// Declared, not included: most of the benchmark's sources include this header, and CLI11 is a
+// header-only library that costs each of them seconds to compile.
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace araios::bench {
 

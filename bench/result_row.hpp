@@ -1,7 +1,7 @@
 #pragma once
 // One measurement: the row written to the JSON-lines and CSV outputs. Every row has every
 // column, in kColumns order; a column that does not apply is null in JSON and empty in CSV.
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <optional>
 #include <string>

@@ -2,6 +2,8 @@
 
 #include <araios/error.hpp>
 
+#include <nlohmann/json.hpp>
+
 namespace araios::bench {
 namespace {
 

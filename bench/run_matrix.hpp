@@ -1,8 +1,8 @@
 #pragma once
 // Measuring one matrix on one backend in one precision: every kernel of the backend's plan
 // (Araios kernels and baselines), one row each. Defined in run_matrix_impl.hpp and instantiated
-// once per (backend, precision) in its own file, so the heavy instantiations compile in
-// parallel; backend_dispatch.cpp maps names to them.
+// in instances/, one file per precision for the host backends and one for CUDA, so the heavy
+// instantiations compile in parallel; backend_dispatch.cpp maps names to them.
 #include "run_context.hpp"
 
 namespace araios::bench {

@@ -1,8 +1,7 @@
 #pragma once
-// The names of the backends compiled into this build, for option parsing and messages. Only
-// Kokkos's macros (which say which backends are enabled): the files that parse options do not
-// compile the whole of Kokkos.
-#include <Kokkos_Macros.hpp>
+// The names of the backends compiled into this build, for option parsing and messages. No
+// Kokkos header: the files that parse options compile on the host alone.
+#include <enabled_backends.hpp>
 
 #include <string>
 #include <vector>
@@ -10,19 +9,7 @@
 namespace araios::cli {
 
 /// Backends compiled into this build, in the order they are listed to users.
-inline std::vector<std::string> enabledBackends() {
-  std::vector<std::string> names;
-#ifdef KOKKOS_ENABLE_SERIAL
-  names.push_back("serial");
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-  names.push_back("openmp");
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-  names.push_back("cuda");
-#endif
-  return names;
-}
+inline std::vector<std::string> enabledBackends() { return {ARAIOS_BUILD_BACKEND_NAMES}; }
 
 /// The default backend: the GPU when there is one in the build, else OpenMP.
 inline std::string defaultBackend() { return enabledBackends().back(); }

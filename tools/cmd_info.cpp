@@ -1,7 +1,7 @@
 // araios info FILE: shape, row-length statistics and what each format would cost, the costs
 // estimated from the row lengths (format_footprints.hpp) rather than by building every format.
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "load_matrix.hpp"
 
 #include <araios/araios.hpp>
@@ -14,14 +14,6 @@
 
 namespace araios::cli {
 namespace {
-
-struct InfoArgs {
-  std::string file;
-  std::string precision = "double";
-  int threads = 0;
-  bool dropInvalid = false;
-  bool json = false;
-};
 
 struct FormatCost {
   std::string name;
@@ -48,7 +40,7 @@ MatrixStats statsOf(const RowLengthStatistics& r) {
 }
 
 template <class Value>
-int runInfo(const InfoArgs& args) {
+int runInfoTyped(const InfoArgs& args) {
   const io::HostMatrix host = loadMatrix(args.file, args.dropInvalid, args.json, args.threads);
   // Everything below comes from the row lengths: no format is built, so info costs one pass
   // over the entries after the read, and no memory beyond the matrix and its row lengths.
@@ -127,21 +119,8 @@ int runInfo(const InfoArgs& args) {
 
 }  // namespace
 
-Command addInfoCommand(CLI::App& parent) {
-  auto args = std::make_shared<InfoArgs>();
-  CLI::App* app = parent.add_subcommand("info", "shape, row-length statistics and the bytes each format would take");
-  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--precision", args->precision, "value type for the footprints")
-      ->check(CLI::IsMember({"double", "float"}))
-      ->capture_default_str();
-  app->add_option("--threads", args->threads, "threads, for reading the file as for OpenMP")->check(CLI::PositiveNumber);
-  app->add_flag("--drop-invalid", args->dropInvalid, "skip entries with indices outside the matrix");
-  app->add_flag("--json", args->json, "print one JSON object instead of text");
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->threads; };
-  command.run = [args] { return args->precision == "float" ? runInfo<float>(*args) : runInfo<double>(*args); };
-  return command;
+int runInfo(const InfoArgs& args) {
+  return args.precision == "float" ? runInfoTyped<float>(args) : runInfoTyped<double>(args);
 }
 
 }  // namespace araios::cli

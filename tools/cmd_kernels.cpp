@@ -1,7 +1,7 @@
 // araios kernels: the kernel registry (araios/kernel_registry.hpp), as a list or as the
 // reproducibility table of docs/reproducibility.md (--markdown; a test checks the document
 // holds it).
-#include "command.hpp"
+#include "command_args.hpp"
 
 #include <araios/kernel_registry.hpp>
 
@@ -35,24 +35,15 @@ void printMarkdown() {
 
 }  // namespace
 
-Command addKernelsCommand(CLI::App& parent) {
-  auto markdown = std::make_shared<bool>(false);
-  CLI::App* app = parent.add_subcommand("kernels", "list the SpMV kernels and what each mode promises");
-  app->add_flag("--markdown", *markdown, "print the reproducibility table of docs/reproducibility.md");
-  Command command;
-  command.app = app;
-  command.threads = [] { return 0; };
-  command.run = [markdown] {
-    if (*markdown) {
-      printMarkdown();
-      return 0;
-    }
-    for (const KernelEntry& k : kernelRegistry()) {
-      fmt::print("{:<12} {:<7} {}\n", k.name, formatName(k.format), k.description);
-    }
+int runKernels(const KernelsArgs& args) {
+  if (args.markdown) {
+    printMarkdown();
     return 0;
-  };
-  return command;
+  }
+  for (const KernelEntry& k : kernelRegistry()) {
+    fmt::print("{:<12} {:<7} {}\n", k.name, formatName(k.format), k.description);
+  }
+  return 0;
 }
 
 }  // namespace araios::cli

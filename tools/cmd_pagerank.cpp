@@ -4,7 +4,7 @@
 //
 // Exit codes: 0 converged; 3 did not converge in --maxiter iterations; 1 refused input.
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -21,23 +21,6 @@
 
 namespace araios::cli {
 namespace {
-
-struct PageRankArgs {
-  RunOptions run;
-  std::string file;
-  std::string format = "csr-scalar";
-  std::string mode = "deterministic";
-  std::string dangling = "uniform";
-  std::string norm = "l1";
-  int top = 10;
-  double alpha = 0.85;
-  double tol = 1e-5;
-  int maxIterations = 1000;
-  bool unweighted = false;
-  bool check = false;
-  bool force = false;
-  bool portable = false;
-};
 
 /// How many positions the check compares: the paper's top-100 metric.
 constexpr int kCheckedPositions = 100;
@@ -157,49 +140,10 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
 
 }  // namespace
 
-Command addPageRankCommand(CLI::App& parent) {
-  auto args = std::make_shared<PageRankArgs>();
-  CLI::App* app = parent.add_subcommand(
-      "pagerank",
-      "rank the nodes of a graph (row = source, column = target) by PageRank on the device\n"
-      "R = alpha G^T R + (1 - alpha) E with E all ones, so ranks have mean 1 (the paper's scale; divide by\n"
-      "the node count for probabilities). The iteration stops when ||R_k+1 - R_k||_1 < --tol on this scale\n"
-      "(a deterministic sum; --norm max gives the paper's looser max-norm test), which means the same for\n"
-      "any graph size; a max-norm test on probabilities (sum 1) would stop at once on large graphs.\n"
-      "Edge weights are |a_ij| normalised per source row (1 for pattern files or with --unweighted).");
-  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "SpMV kernel for G^T: auto or " + joined(kernelNames()))
-      ->check(CLI::IsMember(withAuto(kernelNames())))
-      ->capture_default_str();
-  addModeOption(*app, args->mode,
-                "SpMV and reductions: fast, deterministic (the same bits on every backend), accurate (correctly "
-                "rounded products)");
-  app->add_option("--top", args->top, "print the K best nodes")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app->add_flag("--check", args->check,
-                "compare with a long-double host reference iterated to 1e-17 relative: how many of the top 100 "
-                "places hold the same node (nodes whose reference scores agree to 1e-15 relative are "
-                "interchangeable), and the max relative score error");
-  app->add_option("--alpha", args->alpha, "damping factor")->check(CLI::Range(0.0, 0.999999))->capture_default_str();
-  app->add_option("--tol", args->tol, "stop when ||R_k+1 - R_k|| < tol (mean-1 scale)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app->add_option("--norm", args->norm,
-                  "stopping test: l1 (sum of |R_k+1,i - R_k,i|) or max (the paper's max |R_k+1,i - R_k,i|, looser "
-                  "by up to a factor n)")
-      ->check(CLI::IsMember({"l1", "max"}))
-      ->capture_default_str();
-  app->add_option("--maxiter", args->maxIterations, "iterations at most")->check(CLI::NonNegativeNumber)->capture_default_str();
-  app->add_option("--dangling", args->dangling,
-                  "nodes without out-edges: uniform (spread their rank over all nodes) or drop (the paper's plain "
-                  "formula; the rank leaks)")
-      ->check(CLI::IsMember({"uniform", "drop"}))
-      ->capture_default_str();
-  app->add_flag("--unweighted", args->unweighted, "every stored nonzero entry is an edge of weight 1");
-  addKernelBuildFlags(*app, args->force, args->portable);
-  addRunOptions(*app, args->run);
-  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+int runPageRank(const PageRankArgs& args) {
+  return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
-    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, a);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, args);
   });
 }
 

@@ -12,7 +12,7 @@
 // mismatch; 3 otherwise; 1 refused input.
 #include "accuracy.hpp"
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "load_matrix.hpp"
 #include "repro_child.hpp"
 
@@ -38,17 +38,6 @@
 
 namespace araios::cli {
 namespace {
-
-struct ReproArgs {
-  RunOptions run;
-  std::string file;
-  std::string save;
-  std::string check;
-  int runs = 5;
-  std::uint64_t seed = 42;
-  bool force = false;
-  bool worker = false;
-};
 
 const Mode kModes[] = {Mode::Fast, Mode::Deterministic, Mode::Accurate};
 
@@ -478,45 +467,6 @@ int runParent(const ReproArgs& args) {
 
 }  // namespace
 
-Command addReproCommand(CLI::App& parent) {
-  auto args = std::make_shared<ReproArgs>();
-  CLI::App* app = parent.add_subcommand(
-      "repro",
-      "run y = A*x with every kernel, in every mode, on every backend (Serial; OpenMP at 1, 2 and the most\n"
-      "threads, each in a child process; CUDA) and tabulate the hash of y, whether it is the same on every\n"
-      "backend, the drift between repeated runs, and the error against the correctly rounded product");
-  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--runs", args->runs, "products per kernel and mode (for the run-to-run drift)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app->add_option("--seed", args->seed, "seed of x in [-1, 1)")->capture_default_str();
-  app->add_option("--save", args->save,
-                  "write the hashes (and the matrix's fingerprint) to this file, whole or not at all (through "
-                  "FILE.tmp-XXXXXX beside it, renamed when complete)");
-  app->add_option("--check", args->check,
-                  "compare the deterministic and accurate hashes with a file written by --save (on another machine, "
-                  "say); exit 3 on any mismatch")
-      ->check(CLI::ExistingFile);
-  app->add_flag("--force", args->force, "build padded formats even past their padding limit");
-  app->add_option("--precision", args->run.precision, "value type of the matrix and vectors")
-      ->check(CLI::IsMember({"double", "float"}))
-      ->capture_default_str();
-  app->add_option("--threads", args->run.threads,
-                  "the most OpenMP threads to try (default: OMP_NUM_THREADS, else all cores)")
-      ->check(CLI::PositiveNumber);
-  app->add_flag("--drop-invalid", args->run.dropInvalid, "skip Matrix Market entries outside the matrix");
-  app->add_flag("--json", args->run.json, "print the runs as one JSON list instead of the table");
-  // The worker's own options, not listed in --help.
-  app->add_flag("--worker", args->worker, "run one backend and thread count, print JSON")->group("");
-  args->run.backend = defaultBackend();
-  app->add_option("--backend", args->run.backend, "the worker's backend")
-      ->check(CLI::IsMember(enabledBackends()))
-      ->group("");
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->run.threads; };
-  command.run = [args] { return args->worker ? runWorker(*args) : runParent(*args); };
-  return command;
-}
+int runRepro(const ReproArgs& args) { return args.worker ? runWorker(args) : runParent(args); }
 
 }  // namespace araios::cli

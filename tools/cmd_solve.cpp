@@ -4,7 +4,7 @@
 // Exit codes: 0 converged; 3 did not converge (iteration limit or stagnation); 4 diverged or
 // broke down; 1 refused input (a zero diagonal for Jacobi, a bad right-hand side, ...).
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -24,23 +24,6 @@
 
 namespace araios::cli {
 namespace {
-
-struct SolveArgs {
-  RunOptions run;
-  std::string file;
-  std::string method;
-  std::string rhs = "ones";
-  double tol = 1e-8;
-  int maxIterations = 10000;
-  int restart = 30;
-  std::string precond;  // empty: the method's default
-  std::string format;   // empty: csr-scalar in deterministic and accurate modes, csr-vector in fast
-  std::string mode = "deterministic";
-  bool reorthogonalize = false;
-  int progressEvery = 0;  // 0: a line every second
-  bool force = false;
-  bool portable = false;
-};
 
 /// The right-hand side: all ones, seeded uniform values in [-1, 1), or a Matrix Market file
 /// holding an n x 1 (or 1 x n) matrix, array or coordinate (missing entries are zero).
@@ -241,38 +224,10 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
 
 }  // namespace
 
-Command addSolveCommand(CLI::App& parent) {
-  auto args = std::make_shared<SolveArgs>();
-  CLI::App* app = parent.add_subcommand("solve", "solve A x = b with Jacobi, CG or GMRES(m) on the device");
-  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--method", args->method, "solver")->required()->check(CLI::IsMember({"jacobi", "cg", "gmres"}));
-  app->add_option("--rhs", args->rhs, "right-hand side: ones, random:SEED, or a Matrix Market file of n x 1")
-      ->capture_default_str();
-  app->add_option("--tol", args->tol,
-                  "tolerance: ||b - Ax|| <= tol ||b|| (CG, GMRES); max |x_k+1 - x_k| < tol (Jacobi)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app->add_option("--maxiter", args->maxIterations, "iterations at most (GMRES: Arnoldi steps over all cycles)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app->add_option("--restart", args->restart, "GMRES restart length m")->check(CLI::PositiveNumber)->capture_default_str();
-  app->add_flag("--reorthogonalize", args->reorthogonalize, "GMRES: a second Gram-Schmidt pass per step");
-  app->add_option("--precond", args->precond, "preconditioner (default: jacobi for CG, none for GMRES)")
-      ->check(CLI::IsMember({"jacobi", "none"}));
-  app->add_option("--format", args->format,
-                  "SpMV kernel of the operator: " + joined(kernelNames()) +
-                      " (default: csr-scalar, or csr-vector in fast mode)")
-      ->check(CLI::IsMember(kernelNames()));
-  addModeOption(*app, args->mode,
-                "SpMV and reductions: fast (atomics, backend order), deterministic (the same bits on every "
-                "backend), accurate (correctly rounded products, dot products and norms)");
-  addKernelBuildFlags(*app, args->force, args->portable);
-  app->add_option("--progress", args->progressEvery, "print the residual every N iterations (default: every second)")
-      ->check(CLI::NonNegativeNumber);
-  addRunOptions(*app, args->run);
-  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+int runSolve(const SolveArgs& args) {
+  return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
-    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, makeRhs(a.rhs, host.numRows), a);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, makeRhs(args.rhs, host.numRows), args);
   });
 }
 

@@ -1,7 +1,7 @@
 // araios spmv FILE --format F: times one SpMV kernel and checks it against the host reference.
 #include "accuracy.hpp"
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -19,18 +19,6 @@
 
 namespace araios::cli {
 namespace {
-
-struct SpmvArgs {
-  RunOptions run;
-  std::string file;
-  std::string format = "csr-vector";
-  std::string mode = "deterministic";
-  int repeat = 100;
-  int repeatability = 0;
-  std::uint64_t seed = 42;
-  bool force = false;
-  bool portable = false;
-};
 
 struct Repeatability {
   int runs = 0;
@@ -173,26 +161,10 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
 
 }  // namespace
 
-Command addSpmvCommand(CLI::App& parent) {
-  auto args = std::make_shared<SpmvArgs>();
-  CLI::App* app = parent.add_subcommand("spmv", "time y = A*x with one kernel and check it against the host reference");
-  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "kernel: auto or " + joined(kernelNames()))
-      ->check(CLI::IsMember(withAuto(kernelNames())))
-      ->capture_default_str();
-  addModeOption(*app, args->mode, "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)");
-  app->add_option("--repeat", args->repeat, "timed products; the median is reported")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
-  app->add_option("--repeatability", args->repeatability,
-                  "after timing, run N more products and report how many distinct results (bit patterns) they gave")
-      ->check(CLI::NonNegativeNumber);
-  addKernelBuildFlags(*app, args->force, args->portable);
-  app->add_option("--seed", args->seed, "seed of the random x in [-1, 1)")->capture_default_str();
-  addRunOptions(*app, args->run);
-  return typedMatrixCommand(app, args, [](auto exec, auto value, auto index, const auto& host, const auto& a) {
+int runSpmv(const SpmvArgs& args) {
+  return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
-    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, a);
+    return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, args);
   });
 }
 

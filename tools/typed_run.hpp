@@ -3,14 +3,13 @@
 // execution space, the value type (--precision) and the index width (32-bit where the matrix
 // fits, else 64-bit).
 #include "backend.hpp"
-#include "command.hpp"
+#include "command_args.hpp"
 #include "load_matrix.hpp"
 
 #include <araios/io/matrix_market.hpp>
 
 #include <cstdint>
 #include <limits>
-#include <memory>
 
 namespace araios::cli {
 
@@ -34,20 +33,13 @@ int runTypedOnBackend(const RunOptions& run, const io::HostMatrix& host, const F
   return code;
 }
 
-/// The Command of a subcommand that reads the matrix `args->file` and returns
-/// run(exec, Value{}, Index{}, host, *args) on the backend, precision and index width of
-/// `args->run` (spmv, solve, pagerank).
+/// Reads the matrix `args.file` and returns run(exec, Value{}, Index{}, host) on the backend,
+/// precision and index width of `args.run` (spmv, solve, pagerank).
 template <class Args, class Run>
-Command typedMatrixCommand(CLI::App* app, const std::shared_ptr<Args>& args, Run run) {
-  Command command;
-  command.app = app;
-  command.threads = [args] { return args->run.threads; };
-  command.run = [args, run] {
-    const io::HostMatrix host = loadMatrix(args->file, args->run.dropInvalid, args->run.json);
-    return runTypedOnBackend(args->run, host,
-                             [&](auto exec, auto value, auto index) { return run(exec, value, index, host, *args); });
-  };
-  return command;
+int runOnMatrix(const Args& args, const Run& run) {
+  const io::HostMatrix host = loadMatrix(args.file, args.run.dropInvalid, args.run.json);
+  return runTypedOnBackend(args.run, host,
+                           [&](auto exec, auto value, auto index) { return run(exec, value, index, host); });
 }
 
 }  // namespace araios::cli

@@ -19,6 +19,7 @@
 // sliceOffset + t * sliceSize + j), padding slots holding column -1 and value 0, the last slice
 // completed to a full slice (cuSPARSE's Sliced-ELL layout; rows are not reordered).
 #include "cuda/cuda_event_timer.hpp"
+#include "cuda/cusparse_algorithms.hpp"
 
 #include <araios/detail/compress.hpp>
 #include <araios/error.hpp>
@@ -64,35 +65,6 @@ class CusparseHandle {
  private:
   cusparseHandle_t handle_ = nullptr;
 };
-
-enum class CusparseAlgorithm { CsrAlg1, CsrAlg2, CooAlg2, SellAlg1 };
-
-inline const std::vector<CusparseAlgorithm>& allCusparseAlgorithms() {
-  static const std::vector<CusparseAlgorithm> all = {CusparseAlgorithm::CsrAlg1, CusparseAlgorithm::CsrAlg2,
-                                                     CusparseAlgorithm::CooAlg2, CusparseAlgorithm::SellAlg1};
-  return all;
-}
-
-/// The benchmark's name for each algorithm.
-inline const char* kernelName(CusparseAlgorithm a) {
-  switch (a) {
-    case CusparseAlgorithm::CsrAlg1: return "cusparse-csr-alg1";
-    case CusparseAlgorithm::CsrAlg2: return "cusparse-csr-alg2";
-    case CusparseAlgorithm::CooAlg2: return "cusparse-coo-alg2";
-    case CusparseAlgorithm::SellAlg1: return "cusparse-sell-alg1";
-  }
-  return "cusparse-unknown";
-}
-
-inline const char* formatName(CusparseAlgorithm a) {
-  switch (a) {
-    case CusparseAlgorithm::CsrAlg1:
-    case CusparseAlgorithm::CsrAlg2: return "csr";
-    case CusparseAlgorithm::CooAlg2: return "coo";
-    case CusparseAlgorithm::SellAlg1: return "sell";
-  }
-  return "unknown";
-}
 
 /// Rows per slice of the SELL baseline: one warp, the slice size cuSPARSE's documentation uses.
 constexpr std::int64_t kSellSliceSize = 32;

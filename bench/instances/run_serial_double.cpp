@@ -1,9 +1,0 @@
-// runMatrix for the serial backend in double (see run_matrix.hpp): one instantiation per file, so
-// the builds of the backends and precisions run in parallel.
-#include "../run_matrix_impl.hpp"
-
-#ifdef KOKKOS_ENABLE_SERIAL
-namespace araios::bench {
-template void runMatrix<Kokkos::Serial, double>(const Kokkos::Serial&, const MatrixCase&, const BackendInfo&, RunContext&);
-}  // namespace araios::bench
-#endif

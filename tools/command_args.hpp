@@ -1,0 +1,96 @@
+#pragma once
+// What each subcommand is given, and the function that runs it. Plain structs: the command
+// line (command_line.cpp, the one source that compiles CLI11) fills them; the commands'
+// sources, which compile the kernels' types, never see the option parser.
+#include <cstdint>
+#include <string>
+
+namespace araios::cli {
+
+/// Options every command that runs kernels takes.
+struct RunOptions {
+  std::string backend;
+  std::string precision = "double";
+  int threads = 0;
+  bool dropInvalid = false;
+  bool json = false;
+};
+
+struct InfoArgs {
+  std::string file;
+  std::string precision = "double";
+  int threads = 0;
+  bool dropInvalid = false;
+  bool json = false;
+};
+
+struct SpmvArgs {
+  RunOptions run;
+  std::string file;
+  std::string format = "csr-vector";
+  std::string mode = "deterministic";
+  int repeat = 100;
+  int repeatability = 0;
+  std::uint64_t seed = 42;
+  bool force = false;
+  bool portable = false;
+};
+
+struct SolveArgs {
+  RunOptions run;
+  std::string file;
+  std::string method;
+  std::string rhs = "ones";
+  double tol = 1e-8;
+  int maxIterations = 10000;
+  int restart = 30;
+  std::string precond;  // empty: the method's default
+  std::string format;   // empty: csr-scalar in deterministic and accurate modes, csr-vector in fast
+  std::string mode = "deterministic";
+  bool reorthogonalize = false;
+  int progressEvery = 0;  // 0: a line every second
+  bool force = false;
+  bool portable = false;
+};
+
+struct PageRankArgs {
+  RunOptions run;
+  std::string file;
+  std::string format = "csr-scalar";
+  std::string mode = "deterministic";
+  std::string dangling = "uniform";
+  std::string norm = "l1";
+  int top = 10;
+  double alpha = 0.85;
+  double tol = 1e-5;
+  int maxIterations = 1000;
+  bool unweighted = false;
+  bool check = false;
+  bool force = false;
+  bool portable = false;
+};
+
+struct ReproArgs {
+  RunOptions run;
+  std::string file;
+  std::string save;
+  std::string check;
+  int runs = 5;
+  std::uint64_t seed = 42;
+  bool force = false;
+  bool worker = false;
+};
+
+struct KernelsArgs {
+  bool markdown = false;
+};
+
+// Each returns the command's exit code (documented at the top of its source).
+int runInfo(const InfoArgs& args);
+int runSpmv(const SpmvArgs& args);
+int runSolve(const SolveArgs& args);
+int runPageRank(const PageRankArgs& args);
+int runRepro(const ReproArgs& args);
+int runKernels(const KernelsArgs& args);
+
+}  // namespace araios::cli
