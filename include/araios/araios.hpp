@@ -1,5 +1,6 @@
 #pragma once
 // Araios: portable, reproducible sparse-matrix kernels on Kokkos. The umbrella header.
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/hash.hpp>
@@ -14,6 +15,7 @@
 #include <araios/formats/brcp/brcp_convert.hpp>
 #include <araios/formats/coo/coo_convert.hpp>
 #include <araios/formats/csc/csc_convert.hpp>
+#include <araios/formats/csr/csr_from_rows.hpp>
 #include <araios/formats/dia/dia_convert.hpp>
 #include <araios/formats/ell/ell_convert.hpp>
 #include <araios/formats/hyb/hyb_convert.hpp>

@@ -50,4 +50,21 @@ class RuntimeError : public Error {
   using Error::Error;
 };
 
+/// A conversion, product or solver whose arrays do not fit the memory of its execution space:
+/// refused before allocating (or, when an allocation failed anyway, after releasing what the
+/// call had allocated). The message names the bytes needed and the bytes free. bytesNeeded()
+/// is -1 when only the allocator knew it (the message then quotes the allocator); bytesFree()
+/// is -1 when the memory space cannot say.
+class OutOfMemoryError : public RuntimeError {
+ public:
+  OutOfMemoryError(const std::string& message, std::int64_t bytesNeeded, std::int64_t bytesFree)
+      : RuntimeError(message), bytesNeeded_(bytesNeeded), bytesFree_(bytesFree) {}
+  std::int64_t bytesNeeded() const { return bytesNeeded_; }
+  std::int64_t bytesFree() const { return bytesFree_; }
+
+ private:
+  std::int64_t bytesNeeded_;
+  std::int64_t bytesFree_;
+};
+
 }  // namespace araios

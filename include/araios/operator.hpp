@@ -9,7 +9,9 @@
 //   B.apply(exec, x, y, alpha, beta);                               // y = alpha*B*x + beta*y
 //
 // The operator owns the kernel's format (built from the CSR matrix on `exec` when it is
-// constructed; a padded format may refuse the matrix with PaddingError), the format's plan, and
+// constructed; a padded format may refuse the matrix with PaddingError, and a format or
+// workspace that does not fit the memory of `exec`'s space is refused with OutOfMemoryError,
+// naming the bytes needed and free, before it is allocated), the format's plan, and
 // the workspace its product needs, one per execution space instance that applies it (a CUDA
 // stream; on a host backend, the calling thread): two operators, or two applies of one operator
 // on different CUDA streams, may run at once. It keeps a reference
@@ -19,6 +21,7 @@
 // Kernel::Auto picks, until a performance model chooses: csr-scalar on host backends; on a GPU
 // csr-vector when rows average more than 8 entries, csr-scalar otherwise (the CSR format's own
 // default). The choice is reported by kernel().
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/kernel_builders.hpp>
@@ -79,9 +82,13 @@ class WorkspacePool {
     for (const auto& [k, v] : pool_) {
       if (k == key) return v;
     }
-    pool_.emplace_back(key, Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::operator::workspace"),
-                                   values_));
-    return pool_.back().second;
+    const std::string what = "the workspace of a product (" + groupedDigits(values_) + " values)";
+    requireMemory(exec, values_ * static_cast<std::int64_t>(sizeof(Value)), what);
+    Vector workspace = refuseAllocationFailure(exec, what, [&] {
+      return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::operator::workspace"), values_);
+    });
+    pool_.emplace_back(key, workspace);
+    return workspace;
   }
 
  private:
@@ -119,20 +126,33 @@ class SpmvOperator {
 
   /// Builds the kernel's format from `csr` on `exec` (the Views are the caller's; the
   /// operator keeps a reference to them). Throws PaddingError when a padded format refuses the
-  /// matrix, InputError for a kernel that does not exist.
-  SpmvOperator(const ExecSpace& exec, const Csr& csr, const OperatorOptions& options = {}) : state_(std::make_shared<State>()) {
-    State& s = *state_;
+  /// matrix, InputError for a kernel that does not exist or a count the index types cannot
+  /// hold, OutOfMemoryError when the format or one product's workspace does not fit the
+  /// memory of `exec`'s space (checked before allocating; an allocation that fails anyway is
+  /// reported the same way, its partial format released).
+  SpmvOperator(const ExecSpace& exec, const Csr& csr, const OperatorOptions& options = {}) {
+    auto state = std::make_shared<State>();
+    State& s = *state;
     s.csr = csr;
     s.options = options;
     const Kernel kernel = options.kernel == Kernel::Auto
                               ? chooseDefaultKernel<ExecSpace>(csr.numRows, static_cast<std::int64_t>(csr.nnz()))
                               : options.kernel;
     s.entry = &kernelEntry(kernel);
+    const std::string what = "building the " + std::string(s.entry->name) + " operator for a " +
+                             groupedDigits(csr.numRows) + " x " + groupedDigits(csr.numCols) + " matrix";
     Kokkos::Timer timer;
-    s.prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
-    exec.fence();
+    s.prepared = refuseAllocationFailure(exec, what, [&] {
+      auto prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
+      exec.fence();
+      return prepared;
+    });
     s.buildSeconds = timer.seconds();
-    s.workspace = std::make_unique<Impl::WorkspacePool<Value, ExecSpace>>(s.prepared->workspaceValues());
+    const std::int64_t workspaceValues = s.prepared->workspaceValues();
+    requireMemory(exec, workspaceValues * static_cast<std::int64_t>(sizeof(Value)),
+                  what + ": the workspace of one product (" + groupedDigits(workspaceValues) + " values)");
+    s.workspace = std::make_unique<Impl::WorkspacePool<Value, ExecSpace>>(workspaceValues);
+    state_ = std::move(state);  // only a complete operator is ever held
   }
 
   /// y = alpha*A*x + beta*y on `exec` in the operator's mode. With beta == 0, y is not read.

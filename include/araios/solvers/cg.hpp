@@ -92,7 +92,8 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
   }
 
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
-  auto alloc = [n](const char* label) { return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n); };
+  Impl::requireSolverMemory<Value>(exec, precondition ? 4 : 3, n, "CG");
+  auto alloc = [&](const char* label) { return Impl::allocateWorkVector<Vector>(exec, n, label, "CG"); };
   Vector r = alloc("araios::cg::r"), p = alloc("araios::cg::p"), q = alloc("araios::cg::Ap");
   Vector z = precondition ? alloc("araios::cg::z") : r;
   Kokkos::View<Value*, Device> slots("araios::cg::scalars", Slots::kCount);

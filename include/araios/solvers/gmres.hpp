@@ -178,9 +178,13 @@ SolveResult gmres(const ExecSpace& exec, const Operator& A, const BView& b, cons
   // More basis vectors than unknowns cannot help: the Krylov space is full by then.
   const int m = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(options.restart, n)));
   const Slots at{m};
-  Kokkos::View<Value**, Kokkos::LayoutLeft, Device> V(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::gmres::V"),
-                                                      n, m + 1);
-  auto alloc = [n](const char* label) { return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n); };
+  // The basis (m + 1 vectors), r, Ax and z.
+  Impl::requireSolverMemory<Value>(exec, static_cast<std::int64_t>(m) + 1 + (precondition ? 3 : 2), n, "GMRES");
+  using Basis = Kokkos::View<Value**, Kokkos::LayoutLeft, Device>;
+  const Basis V = refuseAllocationFailure(exec, "GMRES (its Krylov basis)", [&] {
+    return Basis(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::gmres::V"), n, m + 1);
+  });
+  auto alloc = [&](const char* label) { return Impl::allocateWorkVector<Vector>(exec, n, label, "GMRES"); };
   Vector r = alloc("araios::gmres::r"), t = alloc("araios::gmres::Ax");
   Vector z = precondition ? alloc("araios::gmres::z") : Vector();
   Kokkos::View<Value*, Device> slots("araios::gmres::scalars", at.count());

@@ -61,9 +61,10 @@ SolveResult jacobi(const ExecSpace& exec, const Operator& A, const BView& b, con
   checkDiagonal(exec, diagonal, false, "Jacobi");
 
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
-  Vector current(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jacobi::x_a"), n);
-  Vector next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jacobi::x_b"), n);
-  Vector product(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jacobi::Ax"), n);
+  Impl::requireSolverMemory<Value>(exec, 3, n, "Jacobi");
+  Vector current = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::x_a", "Jacobi");
+  Vector next = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::x_b", "Jacobi");
+  Vector product = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::Ax", "Jacobi");
   ReductionWorkspace<Value, Device> ws;
   ws.reserve(n);
   copy(exec, x, current);

@@ -46,6 +46,7 @@
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/fp.hpp>
 #include <araios/operator.hpp>
+#include <araios/solvers/solver_support.hpp>
 #include <araios/vector_ops.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -270,6 +271,8 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
     throw InputError("PageRank: tolerance " + std::to_string(options.tolerance) + " and maxIterations " +
                      std::to_string(options.maxIterations) + "; expected both >= 0");
   }
+  // Before rank is touched: a refused PageRank leaves it as it was.
+  Impl::requireSolverMemory<Value>(exec, options.norm == PageRankNorm::L1 ? 5 : 3, n, "PageRank");
   PageRankResult result;
   result.message = "PageRank did not converge in " + std::to_string(options.maxIterations) + " iterations";
   fill(exec, rank, Value(1));
@@ -279,17 +282,17 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
     return result;
   }
 
-  Vector current(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::pagerank::R_a"), n);
-  Vector next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::pagerank::R_b"), n);
-  Vector product(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::pagerank::GtR"), n);
+  Vector current = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::R_a", "PageRank");
+  Vector next = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::R_b", "PageRank");
+  Vector product = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::GtR", "PageRank");
   Kokkos::View<Value*, Device> scalars("araios::pagerank::scalars", Impl::kPageRankSlots);
   const bool l1 = options.norm == PageRankNorm::L1;
   // The L1 test keeps every |R_{k+1,i} - R_{k,i}| and sums them as a dot product with ones
   // (each product is exact, so it is the sum in the mode's order).
   Vector change, ones;
   if (l1) {
-    change = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::pagerank::dR"), n);
-    ones = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::pagerank::ones"), n);
+    change = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::dR", "PageRank");
+    ones = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::ones", "PageRank");
     fill(exec, ones, Value(1));
   }
   auto changeHost = Kokkos::create_mirror(scalars);

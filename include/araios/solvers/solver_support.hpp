@@ -1,6 +1,7 @@
 #pragma once
 // What the three solvers share: argument checks, the residual b - A x, progress and history,
 // the divergence test and the final relative residual.
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/primitives/device_scalar.hpp>
@@ -43,6 +44,23 @@ template <class ExecSpace, class Operator, class BView, class XView, class TView
 void residual(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const TView& t, const RView& r) {
   A.apply(exec, x, t);
   subtract(exec, b, t, r);
+}
+
+/// Refuses (OutOfMemoryError) a solver whose work vectors, `vectors` of n values, do not fit
+/// the memory of `exec`'s space, before it allocates any.
+template <class Value, class ExecSpace>
+void requireSolverMemory(const ExecSpace& exec, std::int64_t vectors, std::int64_t n, const char* who) {
+  requireMemory(exec, vectors * n * static_cast<std::int64_t>(sizeof(Value)),
+                std::string(who) + " on " + groupedDigits(n) + " unknowns (" + std::to_string(vectors) +
+                    " work vectors)");
+}
+
+/// A work vector of n values; a failed allocation comes out as OutOfMemoryError naming `who`.
+template <class Vector, class ExecSpace>
+Vector allocateWorkVector(const ExecSpace& exec, std::int64_t n, const std::string& label, const char* who) {
+  return refuseAllocationFailure(exec, std::string(who) + " (work vector " + label + ")", [&] {
+    return Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  });
 }
 
 inline void checkOptions(const SolverOptions& o, const char* who) {

@@ -2,6 +2,7 @@
 // CSR <-> BRC. The pieces and blocks are planned on the host from the row pointers
 // (O(P log P) for P pieces, P <= nnz/W + numRows); the entries and the padding are written on
 // the device, one thread per slot row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/formats/matrix_stats.hpp>
@@ -92,6 +93,8 @@ BrcMatrix<Value, Ordinal, Offset, Device> brcFromCsr(const ExecSpace& exec,
   A.numCols = csr.numCols;
   A.numEntries = csr.nnz();
   A.numSlots = checkedNarrow<Offset>(slots, "number of BRC slots");
+  requireMemory(exec, slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)),
+                Impl::buildingWhat("BRC", csr.numRows, csr.numCols));
   A.pieceWidth = pieceWidth;
   using Impl::slotRowsToDevice;
   A.rowPerm = slotRowsToDevice<Ordinal, Device>(plan.slotRows.row, "araios::brc::rowPerm", "row index");

@@ -1,6 +1,7 @@
 #pragma once
 // CSR <-> BRCP. The layout is planned on the host from the row pointers (brcp_plan.hpp); the
 // entries and the padding are written on the device, one thread per slot row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/formats/matrix_stats.hpp>
 #include <araios/types.hpp>
@@ -48,6 +49,8 @@ BrcpMatrix<Value, Ordinal, Offset, Device> brcpFromCsr(const ExecSpace& exec,
   A.numCols = csr.numCols;
   A.numEntries = csr.nnz();
   A.numSlots = checkedNarrow<Offset>(slots, "number of BRCP slots");
+  requireMemory(exec, slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)),
+                Impl::buildingWhat("BRCP", csr.numRows, csr.numCols));
   A.lengthThreshold = threshold;
   using Impl::slotRowsToDevice;
   A.blockPtr = slotRowsToDevice<Offset, Device>(plan.blockPtr, "araios::brcp::blockPtr", "BRCP slot offset");

@@ -1,5 +1,6 @@
 #pragma once
 // COO from a matrix read on the host, and COO <-> CSR.
+#include <araios/detail/device_memory.hpp>
 #include <araios/detail/compress.hpp>
 #include <araios/io/matrix_market.hpp>
 #include <araios/types.hpp>
@@ -76,6 +77,8 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromCoo(const ExecSpace& exec,
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 CooMatrix<Value, Ordinal, Offset, Device> cooFromCsr(const ExecSpace& exec,
                                                      const CsrMatrix<Value, Ordinal, Offset, Device>& csr) {
+  requireMemory(exec, static_cast<std::int64_t>(csr.nnz()) * static_cast<std::int64_t>(sizeof(Ordinal)),
+                Impl::buildingWhat("COO", csr.numRows, csr.numCols));
   auto rows = Impl::expand<Ordinal>(exec, csr.rowPtr, csr.nnz(), "araios::coo::rowIdx");
   return {csr.numRows, csr.numCols, rows, csr.colIdx, csr.values, csr.rowPtr};
 }

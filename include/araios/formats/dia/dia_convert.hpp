@@ -4,6 +4,7 @@
 // that table numbers the occupied ones in increasing order, O(nnz + numRows + numCols). A
 // matrix whose entries spread over many diagonals is refused (checkPadding) before anything
 // of size numRows x numDiags is allocated.
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
@@ -178,6 +179,10 @@ DiaMatrix<Value, Ordinal, Offset, Device> diaFromCsr(const ExecSpace& exec,
   dia.numDiags = checkedNarrow<Ordinal>(numDiags, "number of DIA diagonals");
   dia.numEntries = csr.nnz();
   const Offset slotCount = checkedNarrow<Offset>(slots, "number of DIA slots (rows x diagonals)");
+  requireMemory(exec,
+                slots * static_cast<std::int64_t>(sizeof(Value)) + (slots + Dia::bitsPerWord - 1) / Dia::bitsPerWord * 4 +
+                    (numDiags + possible) * static_cast<std::int64_t>(sizeof(Ordinal)),
+                Impl::buildingWhat("DIA", csr.numRows, csr.numCols));
   dia.offsets = IndexView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::dia::offsets"), numDiags);
   dia.data = decltype(dia.data)("araios::dia::data", slotCount);  // zero: the padding value
   dia.present = decltype(dia.present)("araios::dia::present", (slots + Dia::bitsPerWord - 1) / Dia::bitsPerWord);

@@ -1,6 +1,7 @@
 #pragma once
 // CSR <-> ELL. The width is the longest row; a matrix whose rows are so uneven that padding
 // would outweigh the data is refused (checkPadding), e.g. one dense row among short ones.
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/formats/matrix_stats.hpp>
 #include <araios/primitives/bucket_sort.hpp>
@@ -132,7 +133,12 @@ EllMatrix<Value, Ordinal, Offset, Device> ellFromCsr(const ExecSpace& exec,
                 static_cast<long long>(longest),
                 csr.numRows > 0 ? static_cast<double>(csr.nnz()) / static_cast<double>(csr.numRows) : 0.0);
   checkPadding("ELL", slots, csr.nnz(), options, why);
-  return Impl::ellPartOfCsr(exec, csr, checkedNarrow<Ordinal>(longest, "ELL width (the longest row)"), "araios::ell");
+  // The checks in the order of format_footprints.hpp (its test compares the messages).
+  const Ordinal width = checkedNarrow<Ordinal>(longest, "ELL width (the longest row)");
+  checkedNarrow<Offset>(slots, "number of ELL slots (rows x width)");
+  requireMemory(exec, slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)),
+                Impl::buildingWhat("ELL", csr.numRows, csr.numCols));
+  return Impl::ellPartOfCsr(exec, csr, width, "araios::ell");
 }
 
 /// ELL -> CSR: the real slots of every row, in slot order, so the CSR that built the ELL comes

@@ -16,6 +16,7 @@
 //     (measured on a 30-SM GTX 280), kept until we measure our own. A matrix of fewer than
 //     4096 rows is therefore stored as COO entirely (K = 0).
 #include <araios/detail/compress.hpp>
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -140,7 +141,8 @@ HybMatrix<Value, Ordinal, Offset, Device> hybFromCsrWithEllWidth(const ExecSpace
   PtrView cooPtr("araios::hyb::cooPtr", static_cast<std::size_t>(csr.numRows) + 1);
   Kokkos::parallel_for("araios::hyb::overflow", RowPolicy(exec, 0, csr.numRows),
                        Impl::HybOverflowLengths<PtrView, Ordinal>{csr.rowPtr, cooPtr, width});
-  const Offset inCoo = Impl::countsToOffsets(exec, cooPtr, "araios::hyb::cooScan");
+  const Offset inCoo = Impl::countsToOffsets(exec, cooPtr, "araios::hyb::cooScan",
+                                             "the COO part of HYB of " + groupedDigits(csr.numRows) + " rows");
 
   if (width > 0 && csr.numRows > std::numeric_limits<std::int64_t>::max() / width) {
     throw InputError("HYB of " + std::to_string(csr.numRows) + " rows with an ELL part of width " +
@@ -150,6 +152,11 @@ HybMatrix<Value, Ordinal, Offset, Device> hybFromCsrWithEllWidth(const ExecSpace
   char why[160];
   std::snprintf(why, sizeof why, "the ELL part pads every row to %lld entries", static_cast<long long>(width));
   checkPadding("HYB", slots, csr.nnz(), options, why);
+  checkedNarrow<Offset>(static_cast<std::int64_t>(csr.numRows) * width, "number of ELL slots (rows x width)");
+  requireMemory(exec,
+                static_cast<std::int64_t>(csr.numRows) * width * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)) +
+                    static_cast<std::int64_t>(inCoo) * static_cast<std::int64_t>(2 * sizeof(Ordinal) + sizeof(Value)),
+                Impl::buildingWhat("HYB", csr.numRows, csr.numCols));
 
   HybMatrix<Value, Ordinal, Offset, Device> hyb;
   hyb.numRows = csr.numRows;

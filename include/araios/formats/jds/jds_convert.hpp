@@ -1,6 +1,7 @@
 #pragma once
 // CSR <-> JDS. The row order and jdPtr are planned on the host from rowPtr (a stable sort of
 // the rows, O(n log n)); the entries are moved on the device, one thread per sorted row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -96,6 +97,10 @@ JdsMatrix<Value, Ordinal, Offset, Device> jdsFromCsr(const ExecSpace& exec,
     rowsLonger -= rowsOfLength[t + 1];
   }
 
+  requireMemory(exec,
+                static_cast<std::int64_t>(csr.values.extent(0)) * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)) +
+                    numRows * static_cast<std::int64_t>(sizeof(Ordinal)) + (numDiagonals + 1) * static_cast<std::int64_t>(sizeof(Offset)),
+                Impl::buildingWhat("JDS", csr.numRows, csr.numCols));
   Jds jds;
   jds.numRows = csr.numRows;
   jds.numCols = csr.numCols;

@@ -1,6 +1,7 @@
 #pragma once
 // CSR <-> SC-CSR. The layout (sort by length, ranges, merged-row sizes) is planned on the host
 // from the row lengths in O(n log n); the entries are moved on the device, one thread per row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -117,6 +118,9 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
                "each row is padded to the longest of the c rows it is merged with, and the last group of each "
                "length range to c rows");
 
+  checkedNarrow<Offset>(slots, "SC-CSR stored slots");
+  requireMemory(exec, slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)) + n * static_cast<std::int64_t>(sizeof(Ordinal)),
+                Impl::buildingWhat("SC-CSR", csr.numRows, csr.numCols));
   Sc sc;
   sc.numRows = csr.numRows;
   sc.numCols = csr.numCols;

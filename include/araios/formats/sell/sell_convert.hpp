@@ -2,6 +2,7 @@
 // CSR <-> SELL-C-sigma. The row order and the slice offsets are planned on the host from rowPtr
 // (stable sorts within the windows, O(n log sigma)); the entries and the padding are written
 // on the device, one thread per slice row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
@@ -165,6 +166,10 @@ SellMatrix<Value, Ordinal, Offset, Device> sellFromCsr(const ExecSpace& exec,
                    ") and the last slice is completed with empty rows (" + std::to_string(numRows) +
                    " rows); rows of very different lengths share slices");
   checkedNarrow<Offset>(slots, "number of SELL slots");
+  requireMemory(exec,
+                slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)) +
+                    numRows * static_cast<std::int64_t>(sizeof(Ordinal)) + (numSlices + 1) * static_cast<std::int64_t>(sizeof(Offset)),
+                Impl::buildingWhat("SELL", csr.numRows, csr.numCols));
 
   Sell out;
   out.numRows = csr.numRows;

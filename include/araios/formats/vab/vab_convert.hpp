@@ -1,6 +1,7 @@
 #pragma once
 // CSR <-> VAB. The block counts are planned on the host from the row lengths in O(n); the
 // entries are moved on the device, one thread per row.
+#include <araios/detail/device_memory.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -90,6 +91,8 @@ VabMatrix<Value, Ordinal, Offset, Device> vabFromCsr(const ExecSpace& exec,
                "each row is cut into blocks of 4 entries and its last block is padded");
   const std::int64_t groups = (blocks + kVabBlocksPerGroup - 1) / kVabBlocksPerGroup;
   const Offset slots = checkedNarrow<Offset>(groups * kVabBlocksPerGroup * kVabBlockWidth, "VAB stored slots");
+  requireMemory(exec, static_cast<std::int64_t>(slots) * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)),
+                Impl::buildingWhat("VAB", csr.numRows, csr.numCols));
   vab.numBlocks = static_cast<Offset>(blocks);
   Kokkos::deep_copy(exec, vab.rowBlockPtr, rowBlockPtr);
   vab.colIdx = decltype(vab.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::vab::colIdx"), slots);
