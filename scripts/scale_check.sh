@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 64-bit scale check of issue 17 on a GPU (tests/scale/README.md): araios-scale-check at its
+# The 64-bit scale check on a GPU (tests/scale/README.md): araios-scale-check at its
 # default size (2^25 rows x 65 entries = 2,181,037,024 stored entries, past 2^31) with 64-bit
 # offsets, SpMV with csr-vector, csr-scalar and SELL and CG, all in deterministic mode; then the
 # same matrix with 32-bit offsets, which must be refused while counting with a message that

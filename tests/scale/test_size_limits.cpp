@@ -1,5 +1,5 @@
 // Sizes past what the index types or the memory hold, refused before anything large is
-// allocated (issue 17, items 3 and 4):
+// allocated:
 //   * entry and slot counts past 32-bit offsets: csrFromRows counts in 64 bits (rows that claim
 //     2^30 entries each, nothing allocated), countsToOffsets (behind every conversion back to
 //     CSR) refuses a wrapping total, and the padded formats refuse slot counts past int32;
