@@ -1,7 +1,7 @@
 // SpmvOperator: every registry kernel through one operator against the host reference, its
 // bytes, its refusals, and products that run at once: two operators, and two applies of one
-// operator, on two execution space instances (CUDA streams), giving the bits of the same
-// products run one at a time.
+// operator, on two execution space instances (CUDA streams, OpenMP partitions), giving the bits
+// of the same products run one at a time.
 #define BOOST_TEST_MODULE operator
 #include <boost/test/unit_test.hpp>
 
@@ -14,6 +14,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#ifdef KOKKOS_ENABLE_OPENMP
+#include <omp.h>
+#endif
+
+#include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,11 +45,38 @@ std::string hashOf(const View& v) {
   return hashBits(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v));
 }
 
-/// Runs first(exec1) and second(exec2) at the same time on two CUDA streams; one after the other
-/// on the host backends, whose instances Kokkos 3.4 cannot split portably. Returns how many ran
-/// at once.
+/// Runs first(exec1) and second(exec2) at the same time: on two CUDA streams, or on OpenMP in two
+/// partitions of the thread pool (Kokkos 3.x's partition_master, which runs the partitions only
+/// when nested OpenMP is on). Serial, OpenMP on one thread, and OpenMP under Kokkos 4 (whose partition_space instances
+/// need a host thread each), run them one after the other. Returns how many ran at once.
 template <class ExecSpace, class F1, class F2>
 int runConcurrently(const F1& first, const F2& second) {
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
+    if (Kokkos::OpenMP().concurrency() < 2) {  // one thread cannot be split in two partitions
+      first(Kokkos::OpenMP());
+      second(Kokkos::OpenMP());
+      return 1;
+    }
+    const int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(2);
+    int ran = 0;
+    Kokkos::OpenMP::partition_master(
+        [&](int partition, int) {
+          if (partition == 0) {
+            first(Kokkos::OpenMP());
+          } else {
+            second(Kokkos::OpenMP());
+          }
+#pragma omp atomic
+          ++ran;
+        },
+        2, std::max(1, Kokkos::OpenMP().concurrency() / 2));
+    omp_set_max_active_levels(levels);
+    BOOST_REQUIRE_MESSAGE(ran == 2, "partition_master ran " << ran << " of 2 partitions");
+    return 2;
+  }
+#endif
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     cudaStream_t s1, s2;
