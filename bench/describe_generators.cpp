@@ -3,8 +3,9 @@
 #include "generators/catalog.hpp"
 #include "progress.hpp"
 
-#include <fmt/core.h>
+#include <araios/types.hpp>
 
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cmath>
@@ -17,17 +18,7 @@
 namespace araios::bench {
 namespace {
 
-/// An integer with thousands separators: 2,034,917.
-std::string grouped(long long v) {
-  std::string digits = std::to_string(v < 0 ? -v : v), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return v < 0 ? "-" + out : out;
-}
-
-std::string integerStat(const gen::Stat& s) { return s.known ? grouped(std::llround(s.value)) : "—"; }
+std::string integerStat(const gen::Stat& s) { return s.known ? groupedDigits(std::llround(s.value)) : "—"; }
 std::string realStat(const gen::Stat& s) { return s.known ? fmt::format("{:.2f}", s.value) : "—"; }
 
 const char* familyText(const std::string& family) {
@@ -103,12 +94,12 @@ void describeGenerators(const BenchOptions& options) {
       const gen::ProducedStats p = gen::producedStats(m);
       const gen::Target& t = e.target;
       fmt::print("| {} | {} | {} | {} | target | {} | {} | {} | {} | {} | {} | | | | |\n", e.name, d.suite,
-                 e.matrixClass, e.model, grouped(t.rows), integerStat(t.nnz), integerStat(t.minRowLength),
+                 e.matrixClass, e.model, groupedDigits(t.rows), integerStat(t.nnz), integerStat(t.minRowLength),
                  integerStat(t.maxRowLength), realStat(t.meanRowLength), realStat(t.stdRowLength));
       fmt::print("| | | | {} | produced | {} | {} | {} | {} | {:.2f} | {:.2f} | {} | {} | {:.4f} | {:.1f} |\n",
-                 e.targetSource, grouped(p.rows), grouped(p.nnz), grouped(p.minRowLength), grouped(p.maxRowLength),
-                 p.meanRowLength, p.stdRowLength, grouped(p.emptyRows), grouped(p.bandwidth), p.meanDistanceFraction,
-                 seconds);
+                 e.targetSource, groupedDigits(p.rows), groupedDigits(p.nnz), groupedDigits(p.minRowLength),
+                 groupedDigits(p.maxRowLength), p.meanRowLength, p.stdRowLength, groupedDigits(p.emptyRows),
+                 groupedDigits(p.bandwidth), p.meanDistanceFraction, seconds);
       std::fflush(stdout);
     }
   }
