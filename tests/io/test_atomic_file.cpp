@@ -8,6 +8,8 @@
 #include <araios/io/atomic_file.hpp>
 #include <araios/io/matrix_market.hpp>
 
+#include "support/temporary_directory.hpp"
+
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -30,30 +32,8 @@ namespace fs = std::filesystem;
 using araios::InputError;
 using araios::io::AtomicFile;
 using araios::io::HostMatrix;
-
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "araios_atomic_XXXXXX").string();
-    BOOST_TEST_REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
-
-std::set<std::string> namesIn(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
-  return names;
-}
+using araios::test::fileNamesIn;
+using araios::test::TemporaryDirectory;
 
 std::string contentOf(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -91,7 +71,7 @@ std::vector<fs::path> temporariesOf(const std::string& target) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(the_file_appears_whole_when_committed) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const std::string path = dir.file("out.txt");
   AtomicFile file(path);
   BOOST_TEST(file.path() == path);
@@ -104,11 +84,11 @@ BOOST_AUTO_TEST_CASE(the_file_appears_whole_when_committed) {
   file.commit();
   BOOST_TEST(file.committed());
   BOOST_TEST(contentOf(path) == "first line\n" + std::string(100000, 'x'));
-  BOOST_TEST(namesIn(dir.path()) == (std::set<std::string>{"out.txt"}));
+  BOOST_TEST(fileNamesIn(dir.path()) == (std::set<std::string>{"out.txt"}));
 }
 
 BOOST_AUTO_TEST_CASE(an_uncommitted_file_is_removed_and_the_old_file_kept) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const std::string path = dir.file("out.json");
   araios::io::writeFileAtomically(path, "old\n");
   {
@@ -123,14 +103,14 @@ BOOST_AUTO_TEST_CASE(an_uncommitted_file_is_removed_and_the_old_file_kept) {
   } catch (const std::runtime_error&) {
   }
   BOOST_TEST(contentOf(path) == "old\n");
-  BOOST_TEST(namesIn(dir.path()) == (std::set<std::string>{"out.json"}));
+  BOOST_TEST(fileNamesIn(dir.path()) == (std::set<std::string>{"out.json"}));
   araios::io::writeFileAtomically(path, "replaced\n");
   BOOST_TEST(contentOf(path) == "replaced\n");
-  BOOST_TEST(namesIn(dir.path()) == (std::set<std::string>{"out.json"}));
+  BOOST_TEST(fileNamesIn(dir.path()) == (std::set<std::string>{"out.json"}));
 }
 
 BOOST_AUTO_TEST_CASE(pieces_written_at_their_offsets_by_several_threads) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const std::string path = dir.file("pieces.bin");
   constexpr int kPieces = 8;
   constexpr std::size_t kPieceBytes = 50000;
@@ -150,7 +130,7 @@ BOOST_AUTO_TEST_CASE(pieces_written_at_their_offsets_by_several_threads) {
 }
 
 BOOST_AUTO_TEST_CASE(the_new_file_gets_the_permissions_of_any_new_file) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const mode_t previous = ::umask(022);
   araios::io::writeFileAtomically(dir.file("mode.txt"), "x");
   ::umask(previous);
@@ -160,7 +140,7 @@ BOOST_AUTO_TEST_CASE(the_new_file_gets_the_permissions_of_any_new_file) {
 }
 
 BOOST_AUTO_TEST_CASE(failures_name_the_file_and_leave_nothing_behind) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const std::string inMissingFolder = dir.file("missing/out.txt");
   checkInputError([&] { araios::io::writeFileAtomically(inMissingFolder, "x"); },
                   {"cannot write " + inMissingFolder + ": cannot create the temporary file " + inMissingFolder + ".tmp-",
@@ -177,7 +157,7 @@ BOOST_AUTO_TEST_CASE(failures_name_the_file_and_leave_nothing_behind) {
   file.commit();
   checkInputError([&] { file.write("late"); }, {"cannot write " + dir.file("done.txt") + ": the file is already closed"});
   checkInputError([&] { file.commit(); }, {"the file is already closed"});
-  BOOST_TEST(namesIn(dir.path()) == (std::set<std::string>{"done.txt", "folder"}));
+  BOOST_TEST(fileNamesIn(dir.path()) == (std::set<std::string>{"done.txt", "folder"}));
 }
 
 // =============================================================================================
@@ -242,7 +222,7 @@ HostMatrix largeMatrix(std::int64_t entries) {
 BOOST_AUTO_TEST_CASE(a_killed_streaming_writer_leaves_the_old_file) {
   // A writer that appends as it goes (as araios-bench writes its rows), killed after its first
   // piece: the final name keeps the old content; the rows written stay in the temporary file.
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   const std::string path = dir.file("rows.jsonl");
   araios::io::writeFileAtomically(path, "old rows\n");
   int ready[2];
@@ -272,7 +252,7 @@ BOOST_AUTO_TEST_CASE(a_matrix_writer_killed_midway_leaves_no_partial_file) {
   araios::io::WriteOptions oneThread;
   oneThread.threads = 1;
   constexpr std::uintmax_t kMidway = 64 * 1024;
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_atomic_");
   for (const bool oldFile : {false, true}) {
     BOOST_TEST_CONTEXT((oldFile ? "replacing an older file" : "a new file")) {
       const std::string path = dir.file(oldFile ? "replaced.mtx.gz" : "new.mtx.gz");

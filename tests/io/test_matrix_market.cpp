@@ -12,8 +12,7 @@
 
 #include "src/io/text_source.hpp"
 #include "support/matrices.hpp"
-
-#include <unistd.h>
+#include "support/temporary_directory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -42,6 +41,8 @@ using araios::io::ReadOptions;
 using araios::io::parseMatrixMarket;
 using araios::io::readMatrixMarket;
 using araios::io::writeMatrixMarket;
+using araios::test::fileNamesIn;
+using araios::test::TemporaryDirectory;
 
 namespace {
 
@@ -144,32 +145,6 @@ HostMatrix parseText(const std::string& text, const ReadOptions& options = {}) {
 }
 
 const std::string kRealGeneral = "%%MatrixMarket matrix coordinate real general\n";
-
-/// A folder under the system temporary folder, removed with everything in it at the end.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    static int counter = 0;
-    path_ = fs::temp_directory_path() /
-            ("araios-mm-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-std::set<std::string> fileNamesIn(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename().string());
-  return names;
-}
 
 void writeFile(const fs::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
@@ -902,7 +877,7 @@ BOOST_AUTO_TEST_CASE(enum_names) {
 // Files: opening and decompressing
 
 BOOST_AUTO_TEST_CASE(files_are_decompressed_by_content_not_by_name) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const std::string text = kRealGeneral + "2 2 1\n2 1 3.5\n";
   writeFile(dir.path() / "plain.mtx", text);
   writeFile(dir.path() / "plain-but-named.mtx.gz", text);
@@ -917,7 +892,7 @@ BOOST_AUTO_TEST_CASE(files_are_decompressed_by_content_not_by_name) {
 }
 
 BOOST_AUTO_TEST_CASE(unreadable_files_are_refused_with_their_name) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const std::string missing = (dir.path() / "missing.mtx.gz").string();
   checkInputError([&] { readMatrixMarket(missing); }, {"cannot open " + missing + ": No such file or directory"});
   checkInputError([&] { readMatrixMarket(dir.path().string()); }, {dir.path().string()});
@@ -997,7 +972,7 @@ void checkSameMatrix(const HostMatrix& actual, const HostMatrix& expected) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(write_read_round_trip_is_bit_exact) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const HostMatrix matrix = denseMatrix(80, 50, awkwardValues(80 * 50));
   for (const std::string name : {"values.mtx", "values.mtx.gz"}) {
     BOOST_TEST_CONTEXT(name) {
@@ -1017,7 +992,7 @@ BOOST_AUTO_TEST_CASE(write_read_round_trip_is_bit_exact) {
 }
 
 BOOST_AUTO_TEST_CASE(a_real_matrix_survives_a_round_trip) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const HostMatrix original = readMatrixMarket((araios::test::matricesDir() / "bcsstk13.mtx.gz").string());
   const std::string path = (dir.path() / "bcsstk13.mtx.gz").string();
   writeMatrixMarket(path, original);
@@ -1026,7 +1001,7 @@ BOOST_AUTO_TEST_CASE(a_real_matrix_survives_a_round_trip) {
 }
 
 BOOST_AUTO_TEST_CASE(writing_replaces_an_existing_file) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const std::string path = (dir.path() / "m.mtx").string();
   writeMatrixMarket(path, denseMatrix(2, 2, {1, 2, 3, 4}));
   writeMatrixMarket(path, denseMatrix(1, 1, {7}));
@@ -1038,7 +1013,7 @@ BOOST_AUTO_TEST_CASE(writing_replaces_an_existing_file) {
 }
 
 BOOST_AUTO_TEST_CASE(failed_writes_leave_nothing_behind) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_mm_test_");
   const fs::path missingDir = dir.path() / "missing";
   const std::string inMissingDir = (missingDir / "m.mtx.gz").string();
   checkInputError([&] { writeMatrixMarket(inMissingDir, denseMatrix(1, 1, {1})); },

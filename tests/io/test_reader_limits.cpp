@@ -8,9 +8,9 @@
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
 
-#include <zlib.h>
+#include "support/temporary_directory.hpp"
 
-#include <unistd.h>
+#include <zlib.h>
 
 #include <atomic>
 #include <chrono>
@@ -56,6 +56,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using araios::test::TemporaryDirectory;
 
 /// The most one allocation may take while such a file is read: the reader's own buffers (text
 /// chunks of 4 MiB, gzip blocks of 1 MiB) and the first reservation of entries (512 KiB per
@@ -69,23 +70,6 @@ constexpr double kMaxSeconds = 5.0;
 /// gzip file of this size may hold, as far as its size tells, 1032 times as much text, so a
 /// reader that trusted the size line up to that bound would reserve gigabytes.
 constexpr std::size_t kPaddingBytes = std::size_t{256} << 10;
-
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "araios_limits_XXXXXX").string();
-    BOOST_TEST_REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  fs::path file(const std::string& name) const { return path_ / name; }
-
- private:
-  fs::path path_;
-};
 
 std::string padding() {
   std::string text;
@@ -139,7 +123,7 @@ std::int64_t linesOf(const std::string& text) {
 }  // namespace
 
 BOOST_AUTO_TEST_CASE(a_trillion_announced_entries_are_not_reserved) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_limits_");
   const std::string text = "%%MatrixMarket matrix coordinate real symmetric\n"
                            "1000000 1000000 1000000000000\n"
                            "1 1 1.5\n2 1 -2\n3 2 4\n" +
@@ -152,7 +136,7 @@ BOOST_AUTO_TEST_CASE(a_trillion_announced_entries_are_not_reserved) {
 }
 
 BOOST_AUTO_TEST_CASE(a_trillion_value_array_is_not_reserved) {
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_limits_");
   const std::string text = "%%MatrixMarket matrix array real general\n1000000 1000000\n1\n2\n3\n" + padding();
   writeStoredGzip(dir.file("array.mtx.gz"), text);
   checkRefusedPromptly(dir.file("array.mtx.gz"), linesOf(text),
@@ -161,7 +145,7 @@ BOOST_AUTO_TEST_CASE(a_trillion_value_array_is_not_reserved) {
 
 BOOST_AUTO_TEST_CASE(huge_dimensions_with_few_entries_read_in_little_memory) {
   // 2^62 rows, entries out of order: sorting them must not take an array per row.
-  TemporaryDirectory dir;
+  TemporaryDirectory dir("araios_limits_");
   const std::string text = "%%MatrixMarket matrix coordinate real general\n"
                            "4611686018427387904 4611686018427387904 3\n"
                            "4611686018427387904 1 3\n2 4611686018427387904 2\n1 1 1\n" +
@@ -169,7 +153,7 @@ BOOST_AUTO_TEST_CASE(huge_dimensions_with_few_entries_read_in_little_memory) {
   writeStoredGzip(dir.file("huge.mtx.gz"), text);
   largestAllocation = 0;
   const auto start = Clock::now();
-  const araios::io::HostMatrix matrix = araios::io::readMatrixMarket(dir.file("huge.mtx.gz").string());
+  const araios::io::HostMatrix matrix = araios::io::readMatrixMarket(dir.file("huge.mtx.gz"));
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   BOOST_TEST(largestAllocation.load() <= kMaxAllocationBytes, "largest allocation " << largestAllocation.load());
   BOOST_TEST(seconds <= kMaxSeconds);
