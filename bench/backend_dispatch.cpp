@@ -1,10 +1,12 @@
 // Backend and precision names to the instantiated runMatrix, and the per-backend start: device
 // name and copy ceiling.
 #include "copy_bandwidth.hpp"
+#include "model_columns.hpp"
 #include "run_matrix.hpp"
 
 #include <backend.hpp>
 
+#include <araios/model/describe_device.hpp>
 #include <araios/types.hpp>
 
 #include <fmt/core.h>
@@ -96,6 +98,12 @@ BackendInfo start(const ExecSpace& exec, const std::string& backend, RunContext&
   }
   fmt::print("  copy ceiling     {:>9.1f} GB/s\n", info.copyGbps);
   info.plan = kernelPlan(backend, ctx.options);
+  if (ctx.options.model) {
+    std::string warning;
+    info.profile = modelProfile(describeDevice(exec), ctx.options.profile, &warning);
+    if (!warning.empty()) fmt::print(stderr, "araios-bench: warning: {}\n", warning);
+    fmt::print("  model profile    {} ({})\n", info.profile->device.name, info.profile->source);
+  }
   return info;
 }
 

@@ -66,6 +66,14 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--copy-bytes-cpu", o.copyBytesCpu, "bytes per buffer of the CPU copy-bandwidth measurement")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  CLI::Option* model = app.add_flag(
+      "--model", o.model,
+      "add to every Araios row the model's predicted time (predicted_s) and the kernel auto would choose for the "
+      "matrix and mode (auto_kernel); bench/model_report.py compares them with the measurements");
+  app.add_option("--profile", o.profile,
+                 "performance profile for --model (default: the device's, as --format auto finds it)")
+      ->check(CLI::ExistingFile)
+      ->needs(model);
   app.add_flag("--describe-generators", o.describeGenerators,
                "generate every catalog matrix, print target vs produced statistics as Markdown, and exit");
   app.add_flag("--list", o.list, "print the matrices and kernels the run would measure, and exit");

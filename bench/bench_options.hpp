@@ -37,6 +37,10 @@ struct BenchOptions {
   double beta = 0.0;
   std::string commit;
   int threads = 0;
+  /// Add the performance model's columns (predicted_s, auto_kernel) to the Araios rows.
+  bool model = false;
+  /// The profile the model uses; empty: the device's (found as Kernel::Auto finds it).
+  std::string profile;
   bool describeGenerators = false;
   bool list = false;
   /// Bytes of each of the two buffers of the copy-bandwidth measurement.

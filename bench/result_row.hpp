@@ -1,6 +1,7 @@
 #pragma once
 // One measurement: the row written to the JSON-lines and CSV outputs. Every row has every
 // column, in kColumns order; a column that does not apply is null in JSON and empty in CSV.
+// New columns go at the end, so that a reader of the older columns by position still works.
 #include <nlohmann/json_fwd.hpp>
 
 #include <optional>
@@ -10,7 +11,7 @@
 namespace araios::bench {
 
 /// Raised whenever a column is added, renamed or changes meaning, so plot.py can tell.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 /// The output columns, in order. bench/README.md documents each.
 inline const std::vector<std::string>& columns() {
@@ -19,7 +20,7 @@ inline const std::vector<std::string>& columns() {
       "device", "threads", "precision", "mode", "alpha", "beta", "reps", "warmups", "time_s", "time_min_s",
       "time_max_s", "gflops", "bytes", "gbps", "copy_gbps", "fraction_of_copy", "convert_s", "setup_s",
       "footprint_bytes", "stored_slots", "padding_ratio", "max_rel_error", "within_error_bound", "y_hash", "refused",
-      "error", "note", "commit", "date"};
+      "error", "note", "commit", "date", "predicted_s", "auto_kernel"};
   return c;
 }
 
@@ -38,6 +39,10 @@ struct ResultRow {
   std::optional<double> paddingRatio, maxRelError;
   std::optional<bool> withinErrorBound;
   std::string yHash, refused, error, note, commit, date;
+  // --model only, on the Araios kernels' rows (model_columns.hpp): the performance model's
+  // prediction of time_s, and the kernel Kernel::Auto would choose for the matrix and mode.
+  std::optional<double> predictedSeconds;
+  std::string autoKernel;
 
   nlohmann::ordered_json toJson() const;
 };

@@ -70,6 +70,8 @@ nlohmann::ordered_json ResultRow::toJson() const {
   j["note"] = orNull(note);
   j["commit"] = orNull(commit);
   j["date"] = orNull(date);
+  j["predicted_s"] = orNull(predictedSeconds);
+  j["auto_kernel"] = orNull(autoKernel);
   return j;
 }
 

@@ -9,7 +9,9 @@
 #include "suite.hpp"
 
 #include <araios/io/matrix_market.hpp>
+#include <araios/model/performance_profile.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,8 @@ struct BackendInfo {
   int threads = 0;        ///< host backends: threads; GPU: 0 (not meaningful)
   double copyGbps = 0;    ///< the copy ceiling: the faster of the two copies
   std::vector<PlannedKernel> plan;
+  /// --model: the profile the model's columns come from; null without --model.
+  std::shared_ptr<const PerformanceProfile> profile;
 };
 
 /// The matrix being measured, as loaded.

@@ -13,6 +13,7 @@
 // from cache many times.
 #include "bench_options.hpp"
 #include "kokkos_kernels_spmv.hpp"
+#include "model_columns.hpp"
 #include "openmp_csr_loop.hpp"
 #include "run_matrix.hpp"
 #include "timing.hpp"
@@ -23,6 +24,7 @@
 
 #include <araios/araios.hpp>
 #include <araios/format_options.hpp>
+#include <araios/model/compute_features.hpp>
 #include <araios/reference_spmv.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
@@ -267,6 +269,14 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
   w.y = typename W::Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bench::y"), host.numRows);
   if (w.beta != Value(0)) w.y0 = detail::deviceCopy<typename W::Vector>(y0Host, "araios::bench::y0");
   w.reference = referenceSpmv<Value>(host, xHost, w.alpha, w.beta, y0Host);
+  // --model: the features once per matrix and precision, on the device as Kernel::Auto
+  // computes them; predictions and auto's choice come from them row by row.
+  std::optional<MatrixModel> model;
+  if (backend.profile) {
+    model.emplace(backend.profile, computeFeatures(exec, w.csr),
+                  ElementSizes{static_cast<int>(sizeof(Value)), static_cast<int>(sizeof(std::int32_t)),
+                               static_cast<int>(sizeof(std::int32_t))});
+  }
 
 #ifdef KOKKOS_ENABLE_CUDA
   std::unique_ptr<cuda::CusparseHandle> cusparse;
@@ -274,6 +284,7 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
   for (const auto& k : backend.plan) {
     ctx.progress.begin(matrix.source.name, k.name + " " + k.mode, base.precision, weight);
     ResultRow row = rowFor(k);
+    if (model && k.library == "araios") model->fill(row);
     try {
       if (k.library == "araios") {
         detail::measureAraios(w, k, row);

@@ -1,9 +1,11 @@
 # Installs the headers, the library and a CMake package so that applications can say
 # find_package(Araios) and link Araios::araios.
 install(DIRECTORY include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.hpp")
-install(TARGETS araios araios_io araios_header_only EXPORT AraiosTargets
+install(TARGETS araios araios_io araios_model araios_header_only EXPORT AraiosTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The performance profiles measured on known devices, found by device name (araios/model).
+install(DIRECTORY profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/araios/profiles FILES_MATCHING PATTERN "*.json")
 set(ARAIOS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Araios)
 install(EXPORT AraiosTargets NAMESPACE Araios:: DESTINATION ${ARAIOS_CMAKE_DIR})
 configure_package_config_file(cmake/AraiosConfig.cmake.in

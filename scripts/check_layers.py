@@ -7,7 +7,7 @@ The layers, lowest first (a file may include only its own layer and those below 
   formats   araios/formats/ (the formats' structs, conversions, kernels and kernel parts)
   backends  araios/backends/ (hand-written kernel parts; they include kernel-part headers only,
             never a format's *_spmv.hpp or *_convert.hpp)
-  entry     araios/{spmv,operator,kernel_builders,araios}.hpp, araios/solvers/, src/ (the rest)
+  entry     araios/{spmv,operator,kernel_builders,araios}.hpp, araios/solvers/, araios/model/, src/ (the rest)
 tools/, bench/ and tests/ sit above the library and may include any of it; the library never
 includes them (they are not on its include path). Every header under include/araios must belong
 to a layer: a new top-level header has to be added to the table below.
@@ -39,7 +39,7 @@ def layer_of(path):
             return "entry"
         return None
     return {"detail": "core", "io": "core", "primitives": "core", "formats": "formats", "backends": "backends",
-            "solvers": "entry"}.get(parts[1])
+            "model": "entry", "solvers": "entry"}.get(parts[1])
 
 
 def check(repo):

@@ -3,6 +3,7 @@
 // reference (the BRCP paper's top-100 metric).
 //
 // Exit codes: 0 converged; 3 did not converge in --maxiter iterations; 1 refused input.
+#include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
 #include "typed_run.hpp"
@@ -14,6 +15,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -47,7 +49,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
   operatorOptions.mode = options.mode;  // the products follow the same mode as the reduction
   operatorOptions.format = formatOptions;
   operatorOptions.portableOnly = args.portable;
+  setAutoOptions(operatorOptions, exec, args.choice, args.run.backend, std::min(args.maxIterations, 1000));
   const SpmvOperator<Value, Ordinal, Offset, ExecSpace> Gt(exec, csr, operatorOptions);
+  const std::string kernelName(Gt.kernel().name);
   const auto mask = danglingMask<Value, Device>(graph);
   Kokkos::View<Value*, Device> rank("rank", graph.numNodes);
   exec.fence();
@@ -87,7 +91,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
                         {"tolerance", args.tol},
                         {"norm", args.norm},
                         {"scale", "mean rank 1"},
-                        {"format", args.format},
+                        {"format", kernelName},
                         {"mode", args.mode},
                         {"backend", args.run.backend},
                         {"threads", threads},
@@ -100,6 +104,8 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
                         {"prepare_s", prepareSeconds},
                         {"top", topJson},
                         {"hash", hash},
+                        {"auto", Gt.choice() != nullptr ? nlohmann::json::parse(choiceJson(*Gt.choice(), Gt.chooseSeconds()))
+                                                        : nlohmann::json()},
                         {"top100_matches", nullptr},
                         {"top100_positions", nullptr},
                         {"max_rel_score_error", nullptr}};
@@ -118,8 +124,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
                options.dangling == PageRankDangling::Uniform ? "their rank spread uniformly" : "their rank dropped");
     fmt::print("pagerank  alpha {:g}, stop when {} < {:g} (ranks on the mean-1 scale)\n", args.alpha,
                options.norm == PageRankNorm::L1 ? "||R_k+1 - R_k||_1" : "max |R_k+1 - R_k|", args.tol);
-    fmt::print("operator  G^T as {} on {} ({} threads), {}, {} mode\n", args.format, args.run.backend, threads,
+    fmt::print("operator  G^T as {} on {} ({} threads), {}, {} mode\n", kernelName, args.run.backend, threads,
                args.run.precision, args.mode);
+    if (Gt.choice() != nullptr) fmt::print("auto      {}\n", choiceText(*Gt.choice()));
     fmt::print("result    {}\n", result.message);
     fmt::print("time      {:.4f} s, {:.3f} ms per iteration (+ {:.4f} s to build G^T and the format)\n", result.seconds,
                perIteration * 1e3, prepareSeconds);

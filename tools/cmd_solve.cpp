@@ -3,6 +3,7 @@
 //
 // Exit codes: 0 converged; 3 did not converge (iteration limit or stagnation); 4 diverged or
 // broke down; 1 refused input (a zero diagonal for Jacobi, a bad right-hand side, ...).
+#include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
 #include "typed_run.hpp"
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -125,8 +127,6 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   options.preconditioner = args.precond.empty()  ? Preconditioner::Default
                            : args.precond == "none" ? Preconditioner::None
                                                     : Preconditioner::Jacobi;
-  const std::string kernelName =
-      !args.format.empty() ? args.format : (options.mode == ReductionMode::Fast ? "csr-vector" : "csr-scalar");
   // Every kernel's deterministic and accurate modes give the same products on every backend.
   const bool spmvReproducible = options.mode != Mode::Fast;
 
@@ -135,11 +135,14 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
   FormatOptions formatOptions;
   formatOptions.force = args.force;
   OperatorOptions operatorOptions;
-  operatorOptions.kernel = parseKernel(kernelName);
+  operatorOptions.kernel = parseKernel(args.format);
   operatorOptions.mode = options.mode;  // the products follow the same mode as the reductions
   operatorOptions.format = formatOptions;
   operatorOptions.portableOnly = args.portable;
+  // A solve runs up to --maxiter products; past a thousand the build's share no longer matters.
+  setAutoOptions(operatorOptions, exec, args.choice, args.run.backend, std::min(args.maxIterations, 1000));
   const SpmvOperator<Value, Ordinal, Offset, ExecSpace> A(exec, csr, operatorOptions);
+  const std::string kernelName(A.kernel().name);
   Vector diagonal;
   if (needsDiagonal(method, options.preconditioner)) diagonal = extractDiagonal(exec, csr);
   Vector b("b", host.numRows), x("x", host.numRows);
@@ -163,6 +166,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
                args.mode, args.tol, args.maxIterations);
     fmt::print("operator  {} on {} ({} threads), {}, {}-bit indices\n", kernelName, args.run.backend,
                ExecSpace().concurrency(), args.run.precision, 8 * sizeof(Offset));
+    if (A.choice() != nullptr) fmt::print("auto      {}\n", choiceText(*A.choice()));
     progress.emplace(args.progressEvery, measure);
     options.onProgress = [&progress](int k, double v) { (*progress)(k, v); };
   }
@@ -205,6 +209,8 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
                         {"setup_s", result.setupSeconds},
                         {"prepare_s", prepareSeconds},
                         {"history", sampledHistory(result.history)},
+                        {"auto", A.choice() != nullptr ? nlohmann::json::parse(choiceJson(*A.choice(), A.chooseSeconds()))
+                                                       : nlohmann::json()},
                         {"hash", hash}};
     fmt::print("{}\n", j.dump());
   } else {

@@ -1,7 +1,9 @@
 // araios spmv FILE --format F: times one SpMV kernel and checks it against the host reference.
 #include "accuracy.hpp"
+#include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
+#include "kernel_choice.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -76,6 +78,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   operatorOptions.mode = mode;
   operatorOptions.format = formatOptions;
   operatorOptions.portableOnly = args.portable;
+  setAutoOptions(operatorOptions, exec, args.choice, args.run.backend, args.repeat);
   const SpmvOperator<Value, Ordinal, Offset, ExecSpace> kernel(exec, csr, operatorOptions);
   const std::string kernelName(kernel.kernel().name);
 
@@ -133,6 +136,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
                         {"max_rel_error", accuracy.maxRelError},
                         {"within_error_bound", accuracy.withinBound},
                         {"hash", hash}};
+    if (kernel.choice() != nullptr) j["auto"] = nlohmann::json::parse(choiceJson(*kernel.choice(), kernel.chooseSeconds()));
     if (repeat.runs > 0) {
       j["repeatability"] = {{"runs", repeat.runs},
                             {"distinct_results", repeat.distinctResults},
@@ -141,9 +145,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
     fmt::print("{}\n", j.dump());
   } else {
     fmt::print("matrix    {}: {} x {}, {} stored entries\n", args.file, host.numRows, host.numCols, host.nnz());
-    fmt::print("kernel    {}{} ({} mode) on {} ({} threads), {}, {}-bit indices\n", kernelName,
-               args.format == "auto" ? " (chosen by auto)" : "", toString(mode),
+    fmt::print("kernel    {} ({} mode) on {} ({} threads), {}, {}-bit indices\n", kernelName, toString(mode),
                args.run.backend, threads, args.run.precision, 8 * sizeof(Offset));
+    if (kernel.choice() != nullptr) fmt::print("auto      {}\n", choiceText(*kernel.choice()));
     fmt::print("time      {:.3f} us per product (median of {})\n", seconds * 1e6, args.repeat);
     fmt::print("rate      {:.2f} GFLOP/s, {:.2f} GB/s effective ({} bytes of {})\n", flops / seconds * 1e-9,
                bytes / seconds * 1e-9, kernel.formatBytes(), kernelName);

@@ -16,6 +16,17 @@ struct RunOptions {
   bool json = false;
 };
 
+/// How Kernel::Auto chooses (spmv, solve, pagerank, select).
+struct ChoiceArgs {
+  /// A profile file; empty: the device's (found by name, else the built-in constants).
+  std::string profile;
+  /// Products the format's build is spread over; 0: the command's own count.
+  double products = 0;
+  /// Bytes the format may take; negative: half the free memory.
+  std::int64_t memoryLimit = -1;
+  bool csrOrderOnly = false;
+};
+
 struct InfoArgs {
   std::string file;
   std::string precision = "double";
@@ -26,8 +37,9 @@ struct InfoArgs {
 
 struct SpmvArgs {
   RunOptions run;
+  ChoiceArgs choice;
   std::string file;
-  std::string format = "csr-vector";
+  std::string format = "auto";
   std::string mode = "deterministic";
   int repeat = 100;
   int repeatability = 0;
@@ -45,7 +57,8 @@ struct SolveArgs {
   int maxIterations = 10000;
   int restart = 30;
   std::string precond;  // empty: the method's default
-  std::string format;   // empty: csr-scalar in deterministic and accurate modes, csr-vector in fast
+  std::string format = "auto";
+  ChoiceArgs choice;
   std::string mode = "deterministic";
   bool reorthogonalize = false;
   int progressEvery = 0;  // 0: a line every second
@@ -55,8 +68,9 @@ struct SolveArgs {
 
 struct PageRankArgs {
   RunOptions run;
+  ChoiceArgs choice;
   std::string file;
-  std::string format = "csr-scalar";
+  std::string format = "auto";
   std::string mode = "deterministic";
   std::string dangling = "uniform";
   std::string norm = "l1";
@@ -85,6 +99,28 @@ struct KernelsArgs {
   bool markdown = false;
 };
 
+struct SelectArgs {
+  RunOptions run;
+  ChoiceArgs choice;
+  std::string file;
+  std::string mode = "deterministic";
+  bool measure = false;
+  int repeat = 20;
+  bool force = false;
+};
+
+struct CalibrateArgs {
+  RunOptions run;
+  /// Empty: the user's profile folder, under the device's file name.
+  std::string out;
+  /// Fewer and smaller matrices: a rough profile in a fraction of the time.
+  bool quick = false;
+  /// Stop timing new matrices after this many seconds (0: no limit).
+  double budgetSeconds = 0;
+  /// Print the fit's report (off when --format auto calibrates a device on first use).
+  bool report = true;
+};
+
 // Each returns the command's exit code (documented at the top of its source).
 int runInfo(const InfoArgs& args);
 int runSpmv(const SpmvArgs& args);
@@ -92,5 +128,7 @@ int runSolve(const SolveArgs& args);
 int runPageRank(const PageRankArgs& args);
 int runRepro(const ReproArgs& args);
 int runKernels(const KernelsArgs& args);
+int runSelect(const SelectArgs& args);
+int runCalibrate(const CalibrateArgs& args);
 
 }  // namespace araios::cli

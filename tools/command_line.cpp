@@ -54,6 +54,20 @@ void addKernelBuildFlags(CLI::App& app, bool& force, bool& portable) {
                "use the portable Kokkos kernel even where the backend has a hand-tuned one (backends/)");
 }
 
+/// The options of Kernel::Auto.
+void addChoiceOptions(CLI::App& app, ChoiceArgs& choice, const std::string& productsHelp) {
+  app.add_option("--profile", choice.profile,
+                 "performance profile for --format auto (default: the device's, found by name in the user's cache "
+                 "folder and the installed profiles, else built-in constants)");
+  app.add_option("--products", choice.products, productsHelp)->check(CLI::PositiveNumber);
+  app.add_option("--memory-limit", choice.memoryLimit,
+                 "bytes the chosen format may take (default: half the free memory)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--csr-order-only", choice.csrOrderOnly,
+               "auto chooses only among kernels that sum in CSR order: the deterministic bits of csr-scalar "
+               "whichever is chosen, on every device");
+}
+
 Subcommand addInfo(CLI::App& parent) {
   auto args = std::make_shared<InfoArgs>();
   CLI::App* app = parent.add_subcommand("info", "shape, row-length statistics and the bytes each format would take");
@@ -71,10 +85,12 @@ Subcommand addSpmv(CLI::App& parent) {
   auto args = std::make_shared<SpmvArgs>();
   CLI::App* app = parent.add_subcommand("spmv", "time y = A*x with one kernel and check it against the host reference");
   app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "kernel: auto or " + joined(kernelNames()))
+  app->add_option("--format", args->format,
+                  "kernel: auto (the performance model's choice, printed) or " + joined(kernelNames()))
       ->check(CLI::IsMember(withAuto(kernelNames())))
       ->capture_default_str();
   addModeOption(*app, args->mode, "fast, deterministic (the same bits on every backend) or accurate (correctly rounded)");
+  addChoiceOptions(*app, args->choice, "products auto spreads the format's build over (default: --repeat)");
   app->add_option("--repeat", args->repeat, "timed products; the median is reported")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
@@ -106,9 +122,11 @@ Subcommand addSolve(CLI::App& parent) {
   app->add_option("--precond", args->precond, "preconditioner (default: jacobi for CG, none for GMRES)")
       ->check(CLI::IsMember({"jacobi", "none"}));
   app->add_option("--format", args->format,
-                  "SpMV kernel of the operator: " + joined(kernelNames()) +
-                      " (default: csr-scalar, or csr-vector in fast mode)")
-      ->check(CLI::IsMember(kernelNames()));
+                  "SpMV kernel of the operator: auto (the performance model's choice, printed) or " +
+                      joined(kernelNames()))
+      ->check(CLI::IsMember(withAuto(kernelNames())))
+      ->capture_default_str();
+  addChoiceOptions(*app, args->choice, "products auto spreads the format's build over (default: --maxiter, 1000 at most)");
   addModeOption(*app, args->mode,
                 "SpMV and reductions: fast (atomics, backend order), deterministic (the same bits on every "
                 "backend), accurate (correctly rounded products, dot products and norms)");
@@ -130,9 +148,11 @@ Subcommand addPageRank(CLI::App& parent) {
       "any graph size; a max-norm test on probabilities (sum 1) would stop at once on large graphs.\n"
       "Edge weights are |a_ij| normalised per source row (1 for pattern files or with --unweighted).");
   app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
-  app->add_option("--format", args->format, "SpMV kernel for G^T: auto or " + joined(kernelNames()))
+  app->add_option("--format", args->format,
+                  "SpMV kernel for G^T: auto (the performance model's choice, printed) or " + joined(kernelNames()))
       ->check(CLI::IsMember(withAuto(kernelNames())))
       ->capture_default_str();
+  addChoiceOptions(*app, args->choice, "products auto spreads the format's build over (default: --maxiter, 1000 at most)");
   addModeOption(*app, args->mode,
                 "SpMV and reductions: fast, deterministic (the same bits on every backend), accurate (correctly "
                 "rounded products)");
@@ -199,6 +219,40 @@ Subcommand addRepro(CLI::App& parent) {
   return {app, [args] { return runRepro(*args); }, [args] { return args->run.threads; }};
 }
 
+Subcommand addSelect(CLI::App& parent) {
+  auto args = std::make_shared<SelectArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "select",
+      "rank every kernel for a matrix by the performance model: predicted build and product times, the\n"
+      "kernels the constraints exclude and why, and the one --format auto would choose");
+  app->add_option("file", args->file, "Matrix Market file (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
+  addModeOption(*app, args->mode, "the mode the kernels are ranked for");
+  addChoiceOptions(*app, args->choice, "products the format's build is spread over (default: 100)");
+  app->add_flag("--measure", args->measure, "also build every kernel and time its product, beside the prediction");
+  app->add_option("--repeat", args->repeat, "timed products per kernel with --measure; the median is reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_flag("--force", args->force, "rank padded formats even past their padding limit");
+  addRunOptions(*app, args->run);
+  return {app, [args] { return runSelect(*args); }, [args] { return args->run.threads; }};
+}
+
+Subcommand addCalibrate(CLI::App& parent) {
+  auto args = std::make_shared<CalibrateArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "calibrate",
+      "fit the performance model to this device: generate benchmark matrices sized by the device, time\n"
+      "every kernel in every mode and every format's build, fit the constants, write the profile");
+  app->add_option("--out", args->out,
+                  "profile file to write (default: the user's profile folder, under the device's name, where "
+                  "--format auto finds it)");
+  app->add_flag("--quick", args->quick, "fewer, smaller matrices: a rough profile in a fraction of the time");
+  app->add_option("--budget", args->budgetSeconds, "seconds after which no new matrix is timed (0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  addRunOptions(*app, args->run);
+  return {app, [args] { return runCalibrate(*args); }, [args] { return args->run.threads; }};
+}
+
 Subcommand addKernels(CLI::App& parent) {
   auto args = std::make_shared<KernelsArgs>();
   CLI::App* app = parent.add_subcommand("kernels", "list the SpMV kernels and what each mode promises");
@@ -212,8 +266,9 @@ ParsedCommand parseCommandLine(int argc, char** argv) {
   CLI::App app{"araios: portable, reproducible sparse-matrix kernels (Kokkos)"};
   app.set_version_flag("--version", ARAIOS_VERSION);
   app.require_subcommand(1);
-  const std::vector<Subcommand> commands = {addInfo(app),     addSpmv(app),  addSolve(app),
-                                            addPageRank(app), addRepro(app), addKernels(app)};
+  const std::vector<Subcommand> commands = {addInfo(app),   addSpmv(app),      addSolve(app),
+                                            addPageRank(app), addRepro(app),  addKernels(app),
+                                            addSelect(app),   addCalibrate(app)};
   ParsedCommand parsed;
   try {
     app.parse(argc, argv);

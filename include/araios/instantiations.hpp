@@ -4,7 +4,7 @@
 // library holds, compiled once with floating-point contraction off:
 //   * the SpMV of every format (Impl::spmvCanonical);
 //   * the operator's format builders (Impl::buildPreparedKernel), the conversions between CSR
-//     and every format, and CSR from a host matrix;
+//     and every format, CSR from a host matrix, and the features Kernel::Auto computes;
 //   * Jacobi, CG, GMRES and PageRank on the operator, with b, x and the diagonal in Views of
 //     the operator's device.
 // The declarations keep them out of the caller's translation unit: a program built with
@@ -71,9 +71,15 @@
   araios::Impl::buildPreparedKernel<E, araios::CsrMatrix<V, O, S, E::device_type>>(                       \
       const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
 #define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
+// Kernel::Auto's features of a CSR matrix (model/compute_features.hpp), in the builder's unit.
+#define ARAIOS_ETI_FEATURES(PREFIX, V, O, S, E)                                                      \
+  PREFIX template araios::MatrixFeatures araios::computeFeatures<E, araios::CsrMatrix<V, O, S, E::device_type>>( \
+      const E&, const araios::CsrMatrix<V, O, S, E::device_type>&);
+#define ARAIOS_ETI_DECLARE_FEATURES(V, O, S, E) ARAIOS_ETI_FEATURES(extern, V, O, S, E)
 // The builder's translation unit (src/eti, part BUILDER) also defines the conversions, which the
 // builders instantiate there anyway.
-#define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(, V, O, S, E) ARAIOS_ETI_DEFINE_CONVERSIONS(V, O, S, E)
+#define ARAIOS_ETI_DEFINE_BUILDER(V, O, S, E) \
+  ARAIOS_ETI_BUILDER(, V, O, S, E) ARAIOS_ETI_FEATURES(, V, O, S, E) ARAIOS_ETI_DEFINE_CONVERSIONS(V, O, S, E)
 
 // The solvers on the operator, with b, x and the diagonal in Views of the operator's device:
 // for each solver, the overload that is given the diagonal and the one that finds it.

@@ -130,6 +130,24 @@ inline std::vector<std::string> kernelNames() {
   return names;
 }
 
+/// Whether `kernel` sums each row in CSR order in Deterministic mode (docs/reproducibility.md,
+/// "Canonical orders"): these kernels give the bits of csr-scalar on a matrix whose rows are
+/// sorted by column, whichever of them runs. The others (csr-vector's 32 lanes, BRC, BRCP,
+/// SC-CSR, VAB) each have an order of their own.
+inline bool sumsInCsrOrder(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::Coo:
+    case Kernel::CsrScalar:
+    case Kernel::Csc:
+    case Kernel::Ell:
+    case Kernel::Hyb:
+    case Kernel::Dia:
+    case Kernel::Jds:
+    case Kernel::Sell: return true;
+    default: return false;
+  }
+}
+
 /// The row of `kernel` (not Auto).
 inline const KernelEntry& kernelEntry(Kernel kernel) {
   for (const KernelEntry& k : kernelRegistry()) {

@@ -18,9 +18,18 @@
 // to the CSR Views it was built from (the solvers take the diagonal from them). Copies share
 // everything. apply() is asynchronous like any Kokkos kernel on `exec`.
 //
-// Kernel::Auto picks, until a performance model chooses: csr-scalar on host backends; on a GPU
-// csr-vector when rows average more than 8 entries, csr-scalar otherwise (the CSR format's own
-// default). The choice is reported by kernel().
+// Kernel::Auto (the default) lets the performance model choose (araios/model/): the features of
+// the matrix are computed on `exec`, the device's profile predicts every kernel's build and
+// product, and the kernel with the least build + expectedProducts x product wins among those
+// that fit the memory free, the padding limit and the other constraints. kernel() reports the
+// choice and choice() the ranking with its reasons. A padded format whose real padding passes
+// the limit (the features estimate it) is skipped for the next in the ranking.
+//
+// Deterministic bits are those of the kernel that runs, so with Auto they can differ between
+// two devices that choose differently. For the same bits everywhere, name the kernel, choose
+// with one profile everywhere (OperatorOptions::profile), or let Auto choose only among the
+// kernels that sum in CSR order (OperatorOptions::csrOrderOnly): those give the bits of
+// csr-scalar whichever of them runs. Accurate mode gives the same bits for every kernel.
 #include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
@@ -28,7 +37,10 @@
 #include <araios/kernel_registry.hpp>
 #include <araios/mode.hpp>
 #include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_lanes.hpp>
+#include <araios/model/choose_kernel.hpp>
+#include <araios/model/compute_features.hpp>
+#include <araios/model/describe_device.hpp>
+#include <araios/model/performance_profile.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -51,17 +63,55 @@ struct OperatorOptions {
   /// Run the portable Kokkos kernel where a backend has a hand-written one (the tests compare
   /// the two bit for bit).
   bool portableOnly = false;
+
+  // Kernel::Auto only:
+  /// The constants that rank the kernels; null: the device's profile (deviceProfile).
+  std::shared_ptr<const PerformanceProfile> profile;
+  /// Products the format's build is spread over (a solver passes its iteration limit).
+  double expectedProducts = 100;
+  /// Bytes the chosen format may take; negative: half the memory free on the device.
+  std::int64_t memoryLimitBytes = -1;
+  /// Choose only among the kernels that sum in CSR order (same deterministic bits for all).
+  bool csrOrderOnly = false;
+  /// In Fast mode, choose only kernels whose fast path repeats its bits from run to run.
+  bool requireRunToRun = false;
 };
 
-/// Kernel::Auto resolved for a matrix of `numRows` rows and `nnz` entries on ExecSpace.
+namespace Impl {
+
+/// The profile of the device `exec` runs on (findProfile), found once per backend and
+/// process. `warning` receives, on the first call only, why a profile file was refused.
 template <class ExecSpace>
-Kernel chooseDefaultKernel(std::int64_t numRows, std::int64_t nnz) {
-  const double mean = numRows > 0 ? static_cast<double>(nnz) / static_cast<double>(numRows) : 0.0;
-  return Impl::csrDefaultAlgorithm<ExecSpace>(mean) == SpmvAlgorithm::CsrVector ? Kernel::CsrVector
-                                                                                 : Kernel::CsrScalar;
+std::shared_ptr<const PerformanceProfile> deviceProfile(const ExecSpace& exec, std::string* warning = nullptr) {
+  static std::mutex mutex;
+  static std::shared_ptr<const PerformanceProfile> profile;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!profile) profile = std::make_shared<const PerformanceProfile>(findProfile(describeDevice(exec), warning));
+  return profile;
 }
 
-namespace Impl {
+/// The constraints of Kernel::Auto for an operator's options on `exec`.
+template <class ExecSpace>
+ChoiceConstraints choiceConstraints(const ExecSpace& exec, const OperatorOptions& options) {
+  ChoiceConstraints c;
+  c.mode = options.mode;
+  c.expectedProducts = options.expectedProducts;
+  c.maxPaddingRatio = options.format.force ? 1e300 : options.format.maxPaddingRatio;
+  c.requireRunToRun = options.requireRunToRun;
+  if (options.memoryLimitBytes >= 0) {
+    c.memoryLimitBytes = options.memoryLimitBytes;
+  } else {
+    // Half of what is free: the format's temporaries while it is built, and the caller's vectors.
+    const std::int64_t free = freeBytes(exec);
+    c.memoryLimitBytes = free >= 0 ? free / 2 : -1;
+  }
+  if (options.csrOrderOnly) {
+    for (const KernelEntry& k : kernelRegistry()) {
+      if (sumsInCsrOrder(k.kernel)) c.candidates.push_back(k.kernel);
+    }
+  }
+  return c;
+}
 
 /// One workspace per execution space instance that applies the operator: work queued on a
 /// CUDA stream is ordered, so that stream's workspace is free for its next product; a host
@@ -135,20 +185,43 @@ class SpmvOperator {
     State& s = *state;
     s.csr = csr;
     s.options = options;
-    const Kernel kernel = options.kernel == Kernel::Auto
-                              ? chooseDefaultKernel<ExecSpace>(csr.numRows, static_cast<std::int64_t>(csr.nnz()))
-                              : options.kernel;
-    s.entry = &kernelEntry(kernel);
+    std::vector<Kernel> tries{options.kernel};
+    if (options.kernel == Kernel::Auto) {
+      Kokkos::Timer chooseTimer;
+      const std::shared_ptr<const PerformanceProfile> profile = options.profile ? options.profile : Impl::deviceProfile(exec);
+      ElementSizes sizes{static_cast<int>(sizeof(Value)), static_cast<int>(sizeof(Ordinal)), static_cast<int>(sizeof(Offset))};
+      s.choice = std::make_shared<KernelChoice>(
+          chooseKernel(computeFeatures(exec, csr), *profile, Impl::choiceConstraints(exec, options), sizes));
+      s.chooseSeconds = chooseTimer.seconds();
+      tries.clear();
+      for (const KernelEstimate& e : s.choice->ranking) {
+        if (e.excluded.empty()) tries.push_back(e.kernel);
+      }
+    }
+    for (std::size_t t = 0; t < tries.size(); ++t) {
+      s.entry = &kernelEntry(tries[t]);
+      const std::string what = "building the " + std::string(s.entry->name) + " operator for a " +
+                               groupedDigits(csr.numRows) + " x " + groupedDigits(csr.numCols) + " matrix";
+      Kokkos::Timer timer;
+      try {
+        s.prepared = refuseAllocationFailure(exec, what, [&] {
+          auto prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
+          exec.fence();
+          return prepared;
+        });
+      } catch (const PaddingError& e) {
+        // Auto estimated the padding within the limit and the format found it past: the next.
+        if (!s.choice || t + 1 == tries.size()) throw;
+        s.choice->reason += std::string("; ") + std::string(s.entry->name) + " refused: " + e.what();
+        continue;
+      }
+      s.buildSeconds = timer.seconds();
+      if (s.choice) s.choice->kernel = tries[t];
+      break;
+    }
+    const std::int64_t workspaceValues = s.prepared->workspaceValues();
     const std::string what = "building the " + std::string(s.entry->name) + " operator for a " +
                              groupedDigits(csr.numRows) + " x " + groupedDigits(csr.numCols) + " matrix";
-    Kokkos::Timer timer;
-    s.prepared = refuseAllocationFailure(exec, what, [&] {
-      auto prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
-      exec.fence();
-      return prepared;
-    });
-    s.buildSeconds = timer.seconds();
-    const std::int64_t workspaceValues = s.prepared->workspaceValues();
     requireMemory(exec, workspaceValues * static_cast<std::int64_t>(sizeof(Value)),
                   what + ": the workspace of one product (" + groupedDigits(workspaceValues) + " values)");
     s.workspace = std::make_unique<Impl::WorkspacePool<Value, ExecSpace>>(workspaceValues);
@@ -196,6 +269,10 @@ class SpmvOperator {
   std::int64_t storedSlots() const { return state().prepared->storedSlots(); }
   /// Seconds the construction spent building the format (fenced).
   double buildSeconds() const { return state().buildSeconds; }
+  /// Kernel::Auto's ranking and reasons; null when the kernel was named.
+  const KernelChoice* choice() const { return state().choice.get(); }
+  /// Seconds Kernel::Auto spent choosing (features, profile, ranking); 0 when the kernel was named.
+  double chooseSeconds() const { return state().chooseSeconds; }
 
  private:
   struct State {
@@ -204,7 +281,9 @@ class SpmvOperator {
     const KernelEntry* entry = nullptr;
     std::shared_ptr<const Impl::PreparedKernel<Value, ExecSpace>> prepared;
     std::unique_ptr<Impl::WorkspacePool<Value, ExecSpace>> workspace;
+    std::shared_ptr<KernelChoice> choice;
     double buildSeconds = 0;
+    double chooseSeconds = 0;
   };
 
   const State& state() const {

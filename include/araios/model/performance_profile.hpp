@@ -1,0 +1,135 @@
+#pragma once
+// A device's performance profile: the constants of the model (kernel_model.hpp) for every
+// kernel and mode, and for building every format, fitted by `araios calibrate` on one device
+// and backend, with what identifies them (device name, clocks, thread count, commit).
+//
+// Profiles are JSON files (format in docs/model.md). readProfile refuses a file that is not
+// one, or that is another backend's, with a ProfileError that names the file and the problem;
+// findProfileFile looks for the device's profile where calibration and the installation put
+// them; builtinProfile is the fallback when there is none: rough constants for a GPU or a CPU,
+// enough to keep a kernel choice sensible, not tuned to any device.
+#include <araios/detail/device_description.hpp>
+#include <araios/error.hpp>
+#include <araios/kernel_registry.hpp>
+#include <araios/mode.hpp>
+#include <araios/model/kernel_model.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace araios {
+
+inline constexpr int kProfileVersion = 1;
+inline constexpr std::size_t kKernelCount = 14;
+inline constexpr std::size_t kModeCount = 3;
+
+/// A profile file that cannot be used: not JSON, not a profile, another version, another
+/// backend or device, a constant missing, negative or not finite.
+class ProfileError : public InputError {
+ public:
+  using InputError::InputError;
+};
+
+/// How well the fit matched the calibration's own measurements, per kernel and mode.
+struct FitQuality {
+  int samples = 0;
+  double meanAbsRelError = 0;
+  double maxAbsRelError = 0;
+};
+
+struct PerformanceProfile {
+  int version = kProfileVersion;
+  DeviceDescription device;
+  std::string commit;
+  std::string created;  ///< ISO 8601, UTC
+  /// Where it came from: a file's path, or "built-in".
+  std::string source = "built-in";
+  /// Constants of t_product, by kernel (registry order) and mode (Fast, Deterministic, Accurate).
+  std::array<std::array<ProductTerms, kModeCount>, kKernelCount> product{};
+  std::array<std::array<FitQuality, kModeCount>, kKernelCount> quality{};
+  /// Constants of t_build by format (FormatId order).
+  std::array<BuildTerms, kFormatCount> build{};
+
+  DeviceTraits traits() const {
+    DeviceTraits t;
+    if (device.cacheBytes > 0) t.cacheBytes = device.cacheBytes;
+    return t;
+  }
+};
+
+inline std::size_t kernelIndex(Kernel kernel) {
+  const auto& rows = kernelRegistry();
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    if (rows[k].kernel == kernel) return k;
+  }
+  throw InputError("no kernel entry for auto; expected a concrete kernel");
+}
+inline std::size_t modeIndex(Mode mode) { return static_cast<std::size_t>(mode); }
+
+/// Predicted seconds of one product of `kernel` in `mode`.
+inline double predictProductSeconds(const PerformanceProfile& p, Kernel kernel, Mode mode, const MatrixFeatures& f,
+                                    const ElementSizes& e) {
+  return dotTerms(kernelTerms(kernel, f, e, p.traits()), p.product[kernelIndex(kernel)][modeIndex(mode)]);
+}
+
+/// Predicted seconds of building the format of `kernel` from CSR.
+inline double predictBuildSeconds(const PerformanceProfile& p, Kernel kernel, const MatrixFeatures& f) {
+  return dotTerms(buildTerms(kernel, f), p.build[static_cast<std::size_t>(kernelEntry(kernel).format)]);
+}
+
+/// The fallback when no profile fits the device: a GPU's constants (gpu) or a CPU's.
+inline PerformanceProfile builtinProfile(const std::string& backend) {
+  const bool gpu = backend == "cuda";
+  PerformanceProfile p;
+  p.device.backend = backend;
+  p.device.name = "built-in";
+  p.device.cacheBytes = gpu ? (50 << 20) : (32 << 20);
+  // launch, stream byte, gathered line, missed line, row, irregular step, step of the longest row
+  const ProductTerms base = gpu ? ProductTerms{6e-6, 1 / 2.5e12, 4e-12, 4e-11, 2e-13, 4e-13, 2e-9}
+                                : ProductTerms{4e-6, 1 / 2.0e10, 2e-10, 3e-9, 5e-10, 0, 1e-9};
+  for (std::size_t k = 0; k < kKernelCount; ++k) {
+    const KernelEntry& entry = kernelRegistry()[k];
+    // Kernels with more than one pass over the data (a second phase, a plan) pay for it.
+    const bool multiPass = entry.format == FormatId::Hyb || entry.format == FormatId::Vab ||
+                           entry.format == FormatId::Brcp || entry.format == FormatId::ScCsr ||
+                           entry.format == FormatId::Csc || entry.format == FormatId::Coo;
+    for (std::size_t m = 0; m < kModeCount; ++m) {
+      ProductTerms c = base;
+      double factor = multiPass ? 1.5 : 1.0;
+      if (m == modeIndex(Mode::Deterministic) && !entry.fast.runToRun) factor *= 1.5;
+      if (m == modeIndex(Mode::Accurate)) factor *= 4.0;
+      for (std::size_t j = 1; j < kProductTerms; ++j) c[j] *= factor;
+      p.product[k][m] = c;
+    }
+  }
+  const BuildTerms build = gpu ? BuildTerms{2e-4, 2e-10, 1e-10, 2e-10} : BuildTerms{1e-4, 2e-8, 1e-8, 1e-8};
+  for (auto& b : p.build) b = build;
+  return p;
+}
+
+/// Refuses (ProfileError) a profile whose constants are missing, negative or not finite, or
+/// that belongs to another backend than `backend` (empty: any). `where` names it in messages.
+void validateProfile(const PerformanceProfile& profile, const std::string& backend, const std::string& where);
+
+/// Reads a profile file (readProfile also validates it against `backend`, empty for any).
+PerformanceProfile readProfile(const std::string& path, const std::string& backend = "");
+/// Writes `profile` to `path` atomically (a temporary file renamed when complete).
+void writeProfile(const std::string& path, const PerformanceProfile& profile);
+
+/// "cuda-nvidia-h100-80gb-hbm3.json": the file name of a device's profile.
+std::string profileFileName(const DeviceDescription& device);
+/// The folder calibration writes to by default: $XDG_CACHE_HOME/araios/profiles, else
+/// $HOME/.cache/araios/profiles.
+std::string userProfileDirectory();
+/// The folders searched for a device's profile, in order: $ARAIOS_PROFILE_DIR, the user's
+/// cache folder, the installed profiles (share/araios/profiles) and the source tree's.
+std::vector<std::string> profileSearchPath();
+
+/// The profile for `device`: the file $ARAIOS_PROFILE names, else profileFileName(device) in
+/// the first folder of profileSearchPath() that holds it, else builtinProfile. A file that is
+/// found but refused is reported in `warning` and the search goes on.
+PerformanceProfile findProfile(const DeviceDescription& device, std::string* warning = nullptr);
+
+}  // namespace araios

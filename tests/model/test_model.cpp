@@ -1,0 +1,315 @@
+// The performance model and Kernel::Auto: the fit recovers known constants; predictions never
+// fall as a matrix gains entries or rows; the choice respects every constraint; profile files
+// round-trip, and corrupt or foreign ones are refused with a message that names the file and
+// the problem, after which the built-in constants are used; the operator's Auto builds the
+// ranking's first kernel that fits and gives that kernel's bits.
+#define BOOST_TEST_MODULE model
+#include <boost/test/unit_test.hpp>
+
+#include "support/generated.hpp"
+#include "support/kokkos_env.hpp"
+#include "support/temporary_directory.hpp"
+
+#include <araios/araios.hpp>
+#include <araios/model/fit_constants.hpp>
+#include <araios/operator.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using araios::test::KokkosFixture;
+BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
+
+namespace {
+
+using namespace araios;
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+
+MatrixFeatures featuresOf(const io::HostMatrix& host) {
+  using Csr = CsrMatrix<double, std::int32_t, std::int32_t, HostExec::device_type>;
+  return computeFeatures(HostExec(), csrFromHost<Csr>(host));
+}
+
+/// `rows` rows of `perRow` entries each, columns from the diagonal on (banded, wrapping).
+io::HostMatrix banded(std::int64_t rows, std::int64_t perRow) {
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> e;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t k = 0; k < perRow; ++k) e.emplace_back(r, (r + k) % rows, 1.0 + k);
+  }
+  return test::fromTriplets(rows, rows, std::move(e));
+}
+
+/// A profile of random positive constants: monotonicity must hold for any fit, not one.
+PerformanceProfile randomProfile(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  PerformanceProfile p = builtinProfile("openmp");
+  for (auto& kernel : p.product) {
+    for (auto& mode : kernel) {
+      for (double& c : mode) c *= 2 * u(rng);
+    }
+  }
+  for (auto& format : p.build) {
+    for (double& c : format) c *= 2 * u(rng);
+  }
+  return p;
+}
+
+template <class F>
+void forEachSpace(F&& f) {
+  std::apply([&](auto... spaces) { (f(spaces), ...); }, test::EnabledSpaces{});
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(the_fit_recovers_known_constants) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(0.5, 2.0);
+  const std::array<double, 4> truth = {3e-6, 0.0, 2e-9, 7e-11};  // one true zero
+  std::vector<FitSample<4>> samples;
+  for (int i = 0; i < 40; ++i) {
+    FitSample<4> s;
+    s.terms = {1.0, u(rng) * 1e5 * (i + 1), u(rng) * 1e4 * (i % 7 + 1), u(rng) * 1e6 * (40 - i)};
+    for (std::size_t j = 0; j < 4; ++j) s.seconds += s.terms[j] * truth[j];
+    samples.push_back(s);
+  }
+  const FitResult<4> fit = fitConstants(samples);
+  BOOST_TEST(fit.samples == 40);
+  for (std::size_t j = 0; j < 4; ++j) {
+    BOOST_TEST(fit.constants[j] >= 0.0);
+    BOOST_TEST(std::abs(fit.constants[j] - truth[j]) <= 1e-6 * 3e-6 + 1e-6 * truth[j], "constant " << j);
+  }
+  BOOST_TEST(fit.maxAbsRelError < 1e-6);
+}
+
+BOOST_AUTO_TEST_CASE(the_fit_keeps_constants_non_negative) {
+  // Times that fall as a term grows would want a negative constant: it is clamped to 0.
+  std::vector<FitSample<2>> samples;
+  for (int i = 1; i <= 10; ++i) samples.push_back({{1.0, double(i)}, 1e-3 * (12 - i)});
+  const FitResult<2> fit = fitConstants(samples);
+  BOOST_TEST(fit.constants[0] > 0.0);
+  BOOST_TEST(fit.constants[1] == 0.0);
+  BOOST_CHECK_THROW(fitConstants(std::vector<FitSample<2>>{{{1.0, 1.0}, 0.0}}), InputError);
+}
+
+BOOST_AUTO_TEST_CASE(predictions_never_fall_as_entries_or_rows_grow) {
+  const ElementSizes sizes;
+  std::vector<MatrixFeatures> denser, taller;  // more entries per row, same rows; more rows, same length
+  for (const std::int64_t perRow : {1, 2, 4, 8, 16, 33, 64}) denser.push_back(featuresOf(banded(4000, perRow)));
+  for (const std::int64_t rows : {100, 1000, 5000, 20000}) taller.push_back(featuresOf(banded(rows, 5)));
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const PerformanceProfile profiles[] = {builtinProfile("openmp"), builtinProfile("cuda"), randomProfile(seed)};
+    for (const PerformanceProfile& p : profiles) {
+      for (const KernelEntry& k : kernelRegistry()) {
+        for (const Mode mode : {Mode::Fast, Mode::Deterministic, Mode::Accurate}) {
+          BOOST_TEST_CONTEXT(k.name << ", " << toString(mode) << ", seed " << seed) {
+            for (const auto* family : {&denser, &taller}) {
+              double previous = 0;
+              for (const MatrixFeatures& f : *family) {
+                const double t = predictProductSeconds(p, k.kernel, mode, f, sizes);
+                BOOST_TEST(t >= previous, f.rows << " rows, " << f.nnz << " entries");
+                BOOST_TEST(predictBuildSeconds(p, k.kernel, f) >= 0.0);
+                previous = t;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(the_choice_respects_every_constraint) {
+  const io::HostMatrix matrices[] = {banded(3000, 7), test::powerLawWithLongRow(), test::randomMatrix(5000, 5000, 0, 30, 3)};
+  for (const io::HostMatrix& m : matrices) {
+    const MatrixFeatures f = featuresOf(m);
+    for (const PerformanceProfile& p : {builtinProfile("cuda"), builtinProfile("openmp"), randomProfile(9)}) {
+      for (const Mode mode : {Mode::Fast, Mode::Deterministic, Mode::Accurate}) {
+        ChoiceConstraints c;
+        c.mode = mode;
+        // Unconstrained: the winner has the least total, and every kernel is ranked.
+        KernelChoice choice = chooseKernel(f, p, c);
+        BOOST_TEST(choice.ranking.size() == kernelRegistry().size());
+        BOOST_TEST((choice.kernel == choice.ranking.front().kernel));
+        for (const KernelEstimate& e : choice.ranking) {
+          if (e.excluded.empty()) BOOST_TEST(choice.ranking.front().totalSeconds <= e.totalSeconds);
+        }
+        // No memory for a format: only the CSR kernels remain.
+        c.memoryLimitBytes = 0;
+        choice = chooseKernel(f, p, c);
+        BOOST_TEST((kernelEntry(choice.kernel).format == FormatId::Csr));
+        for (const KernelEstimate& e : choice.ranking) {
+          if (kernelEntry(e.kernel).format != FormatId::Csr) BOOST_TEST(!e.excluded.empty());
+        }
+        // A padding limit of 1: nothing padded past it.
+        c.memoryLimitBytes = -1;
+        c.maxPaddingRatio = 1.0;
+        choice = chooseKernel(f, p, c);
+        for (const KernelEstimate& e : choice.ranking) {
+          if (e.excluded.empty()) BOOST_TEST(e.padding <= 1.0);
+        }
+        // CSR order only: the choice sums in CSR order.
+        c.maxPaddingRatio = kDefaultMaxPaddingRatio;
+        for (const KernelEntry& k : kernelRegistry()) {
+          if (sumsInCsrOrder(k.kernel)) c.candidates.push_back(k.kernel);
+        }
+        choice = chooseKernel(f, p, c);
+        BOOST_TEST(sumsInCsrOrder(choice.kernel));
+        for (const KernelEstimate& e : choice.ranking) BOOST_TEST(sumsInCsrOrder(e.kernel));
+        // Fast mode, repeatable bits required: no kernel whose fast path uses atomics.
+        c.candidates.clear();
+        c.requireRunToRun = true;
+        choice = chooseKernel(f, p, c);
+        BOOST_TEST((mode != Mode::Fast || kernelEntry(choice.kernel).promise(Mode::Fast).runToRun));
+        // More products favour a format that costs to build but less per product, never the reverse.
+        c.requireRunToRun = false;
+        c.expectedProducts = 1;
+        const KernelChoice once = chooseKernel(f, p, c);
+        c.expectedProducts = 1e6;
+        const KernelChoice many = chooseKernel(f, p, c);
+        BOOST_TEST(many.ranking.front().productSeconds <= once.ranking.front().productSeconds);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(profiles_round_trip_and_bad_ones_are_refused) {
+  test::TemporaryDirectory dir("araios_profiles_");
+  PerformanceProfile p = randomProfile(4);
+  p.device.backend = "openmp";
+  p.device.name = "Test CPU (R) 9000";
+  p.device.cacheBytes = 12345678;
+  p.commit = "abc";
+  const std::string path = dir.file(profileFileName(p.device));
+  BOOST_TEST(profileFileName(p.device) == "openmp-test-cpu-r-9000.json");
+  writeProfile(path, p);
+  const PerformanceProfile back = readProfile(path, "openmp");
+  BOOST_TEST(back.device.name == p.device.name);
+  BOOST_TEST(back.device.cacheBytes == p.device.cacheBytes);
+  BOOST_TEST(back.source == path);
+  for (std::size_t k = 0; k < kKernelCount; ++k) {
+    for (std::size_t m = 0; m < kModeCount; ++m) {
+      for (std::size_t t = 0; t < kProductTerms; ++t) BOOST_TEST(back.product[k][m][t] == p.product[k][m][t]);
+    }
+  }
+  for (std::size_t f = 0; f < kFormatCount; ++f) {
+    for (std::size_t t = 0; t < kBuildTerms; ++t) BOOST_TEST(back.build[f][t] == p.build[f][t]);
+  }
+
+  const auto refusal = [&](const std::string& name, const std::string& text, const std::string& backend) {
+    const std::string file = dir.file(name);
+    std::ofstream(file) << text;
+    try {
+      readProfile(file, backend);
+    } catch (const ProfileError& e) {
+      const std::string message = e.what();
+      BOOST_TEST(message.rfind(file + ": ", 0) == 0, message);
+      return message;
+    }
+    BOOST_ERROR(name << " was accepted");
+    return std::string();
+  };
+  std::ifstream in(path);
+  const std::string good((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(refusal("truncated.json", good.substr(0, good.size() / 2), "").find("not JSON") != std::string::npos);
+  BOOST_TEST(refusal("other.json", "{\"kind\": \"something else\"}", "").find("not an Araios performance profile") !=
+             std::string::npos);
+  BOOST_TEST(refusal("foreign.json", good, "cuda").find("a profile of the openmp backend") != std::string::npos);
+  std::string negative = good;
+  const auto at = negative.find("\"stream_bytes\": ");
+  negative.insert(at + std::string("\"stream_bytes\": ").size(), "-");
+  BOOST_TEST(refusal("negative.json", negative, "").find("expected a finite constant of 0 or more") != std::string::npos);
+  std::string missing = good;
+  missing.replace(missing.find("\"csr-vector\""), 12, "\"csr-vectors\"");
+  BOOST_TEST(refusal("missing.json", missing, "").find("constants for kernel csr-vector") != std::string::npos);
+  std::string version = good;
+  version.replace(version.find("\"version\": 1"), 12, "\"version\": 7");
+  BOOST_TEST(refusal("version.json", version, "").find("profile version 7") != std::string::npos);
+
+  // A refused file found for the device is reported, and the built-in constants are used.
+  ::setenv("ARAIOS_PROFILE", dir.file("truncated.json").c_str(), 1);
+  std::string warning;
+  const PerformanceProfile fallback = findProfile(p.device, &warning);
+  ::unsetenv("ARAIOS_PROFILE");
+  BOOST_TEST(fallback.source == "built-in");
+  BOOST_TEST(warning.find("truncated.json") != std::string::npos, warning);
+  // The device's own file, found by name in ARAIOS_PROFILE_DIR.
+  ::setenv("ARAIOS_PROFILE_DIR", dir.path().c_str(), 1);
+  const PerformanceProfile found = findProfile(p.device);
+  ::unsetenv("ARAIOS_PROFILE_DIR");
+  BOOST_TEST(found.source == path);
+}
+
+BOOST_AUTO_TEST_CASE(the_operator_builds_the_choice_and_gives_its_bits) {
+  forEachSpace([](auto space) {
+    using Exec = decltype(space);
+    using Csr = CsrMatrix<double, std::int32_t, std::int32_t, typename Exec::device_type>;
+    using Op = SpmvOperator<double, std::int32_t, std::int32_t, Exec>;
+    const Exec exec;
+    for (const io::HostMatrix& host : {banded(5000, 9), test::powerLawWithLongRow()}) {
+      const Csr csr = csrFromHost<Csr>(host);
+      Kokkos::View<double*, typename Exec::device_type> x("x", csr.numCols), yAuto("yAuto", csr.numRows),
+          yNamed("yNamed", csr.numRows);
+      auto xHost = Kokkos::create_mirror_view(x);
+      const std::vector<double> values = test::randomVector<double>(csr.numCols, 3);
+      for (std::int64_t j = 0; j < csr.numCols; ++j) xHost(j) = values[j];
+      Kokkos::deep_copy(x, xHost);
+      for (const auto& profile : {builtinProfile("cuda"), builtinProfile("openmp"), randomProfile(11)}) {
+        OperatorOptions options;
+        options.profile = std::make_shared<const PerformanceProfile>(profile);
+        const Op autoOp(exec, csr, options);
+        BOOST_TEST_REQUIRE(autoOp.choice() != nullptr);
+        BOOST_TEST((autoOp.kernel().kernel == autoOp.choice()->kernel));
+        BOOST_TEST(autoOp.chooseSeconds() > 0.0);
+        OperatorOptions named;
+        named.kernel = autoOp.kernel().kernel;
+        const Op namedOp(exec, csr, named);
+        BOOST_TEST(namedOp.choice() == nullptr);
+        Kokkos::deep_copy(yAuto, std::numeric_limits<double>::quiet_NaN());
+        Kokkos::deep_copy(yNamed, std::numeric_limits<double>::quiet_NaN());
+        autoOp.apply(exec, x, yAuto);
+        namedOp.apply(exec, x, yNamed);
+        BOOST_TEST(hashBits(yAuto) == hashBits(yNamed), autoOp.kernel().name << " on " << Exec::name());
+        // No memory to spare: a CSR kernel, which builds nothing.
+        options.memoryLimitBytes = 0;
+        BOOST_TEST((Op(exec, csr, options).kernel().format == FormatId::Csr));
+      }
+    }
+  });
+}
+
+BOOST_AUTO_TEST_CASE(a_format_refused_after_the_estimate_gives_way_to_the_next) {
+  // A tridiagonal matrix with one far entry in each of 2,000 rows the sample skips: the sample
+  // sees 3 diagonals, the matrix holds 2,003, so DIA's padding is estimated within the limit and
+  // found far past it when DIA is built.
+  constexpr std::int64_t n = 40000;
+  std::vector<bool> sampledRow(n, false);
+  for (std::int64_t k = 0; k < kSampledRows; ++k) sampledRow[k * (n - 1) / (kSampledRows - 1)] = true;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  std::int64_t far = 0;
+  for (std::int64_t r = 0; r < n; ++r) {
+    for (std::int64_t c = std::max<std::int64_t>(0, r - 1); c <= std::min(n - 1, r + 1); ++c) entries.emplace_back(r, c, 1.0);
+    if (!sampledRow[r] && r < n / 2 && far < 2000) entries.emplace_back(r, r + 100 + far++, 0.5);
+  }
+  const io::HostMatrix host = test::fromTriplets(n, n, std::move(entries));
+  PerformanceProfile p = builtinProfile("openmp");
+  const std::size_t dia = kernelIndex(Kernel::Dia);
+  for (auto& mode : p.product[dia]) mode.fill(0.0);  // DIA predicted free: ranked first
+  p.build[static_cast<std::size_t>(FormatId::Dia)].fill(0.0);
+  using Csr = CsrMatrix<double, std::int32_t, std::int32_t, HostExec::device_type>;
+  const Csr csr = csrFromHost<Csr>(host);
+  OperatorOptions options;
+  options.profile = std::make_shared<const PerformanceProfile>(p);
+  const SpmvOperator<double, std::int32_t, std::int32_t, HostExec> op(HostExec(), csr, options);
+  BOOST_TEST_REQUIRE(op.choice() != nullptr);
+  BOOST_TEST((op.choice()->ranking.front().kernel == Kernel::Dia));
+  BOOST_TEST((op.kernel().kernel != Kernel::Dia));
+  BOOST_TEST(op.choice()->reason.find("dia refused") != std::string::npos, op.choice()->reason);
+}
