@@ -19,48 +19,13 @@ Only the standard library: it runs wherever araios-bench's outputs are.
 """
 
 import argparse
-import csv
-import json
 import math
 import sys
 from collections import defaultdict
 
+from result_rows import read_rows
+
 WITHIN = 1.10  # "within 10% of the oracle"
-
-
-def number(text):
-    if text in ("", None):
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def read_rows(paths):
-    rows = []
-    for path in paths:
-        try:
-            with open(path, newline="") as f:
-                if path.endswith(".csv"):
-                    for r in csv.DictReader(f):
-                        row = {k: number(v) for k, v in r.items()}
-                        for k in ("matrix", "kernel", "auto_kernel", "mode", "precision", "backend", "device"):
-                            row[k] = r.get(k) or None
-                        row["within_error_bound"] = {"true": True, "false": False}.get(r.get("within_error_bound"))
-                        rows.append(row)
-                else:
-                    for n, line in enumerate(f, 1):
-                        line = line.strip()
-                        if not line:
-                            continue
-                        try:
-                            rows.append(json.loads(line))
-                        except json.JSONDecodeError as e:
-                            sys.exit(f"model_report: {path}:{n}: not JSON ({e}); expected one araios-bench row per line")
-        except OSError as e:
-            sys.exit(f"model_report: cannot read {path} ({e.strerror}); expected an araios-bench .jsonl or .csv file")
-    return rows
 
 
 def measured(r):
@@ -200,7 +165,7 @@ def main():
     parser.add_argument("--markdown", action="store_true", help="Markdown tables instead of aligned text")
     args = parser.parse_args()
 
-    rows = [r for r in read_rows(args.results) if measured(r)]
+    rows = [r for r in read_rows(args.results, "model_report") if measured(r)]
     with_model = [r for r in rows if r.get("predicted_s") is not None]
     if not with_model:
         sys.exit("model_report: no measured Araios row has predicted_s; expected the output of araios-bench --model")

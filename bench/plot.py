@@ -16,13 +16,13 @@ What counts: a measurement takes part in "best" and in every ratio only if it ra
 """
 
 import argparse
-import csv
-import json
 import math
 import os
 import re
 import sys
 from collections import defaultdict
+
+from result_rows import read_rows
 
 import matplotlib
 
@@ -43,34 +43,6 @@ CLASS_COLOURS = {"stencil": "tab:blue", "fem-like": "tab:green", "graph": "tab:o
 
 # ----------------------------------------------------------------------------- reading
 
-def _number(text):
-    if text is None or text == "":
-        return None
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        try:
-            return float(text)
-        except ValueError:
-            return text
-
-
-def read_rows(paths):
-    rows = []
-    for path in paths:
-        with open(path, newline="") as f:
-            if path.endswith(".csv"):
-                for r in csv.DictReader(f):
-                    rows.append({k: (_number(v) if k not in ("matrix", "kernel", "y_hash", "commit") else (v or None))
-                                 for k, v in r.items()})
-            else:
-                for line in f:
-                    line = line.strip()
-                    if line:
-                        rows.append(json.loads(line))
-    return rows
 
 
 def usable(r):
@@ -454,7 +426,7 @@ def main():
                         help="judge the fraction-of-copy targets only on measurements moving at least this many "
                              "bytes (e.g. 2e8, four times the H200's 50 MB L2), so cache-resident matrices do not count")
     args = parser.parse_args()
-    rows = read_rows(args.results)
+    rows = read_rows(args.results, "plot.py")
     out = args.out or os.path.dirname(os.path.abspath(args.results[0]))
     os.makedirs(out, exist_ok=True)
     groups = group_rows(rows)
