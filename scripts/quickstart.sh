@@ -13,7 +13,11 @@ matrix=data/sherman3.mtx.gz
 araios=build/openmp/tools/araios
 echo
 "$araios" info "$matrix"
-for kernel in coo csr-scalar csr-vector; do
+echo
+"$araios" select "$matrix"      # every kernel ranked by the performance model
+echo
+"$araios" spmv "$matrix"        # --format auto: the model's choice, printed
+for kernel in coo csr-vector; do
   echo
   "$araios" spmv "$matrix" --format "$kernel"
 done
