@@ -1,6 +1,7 @@
 // araios-bench: the benchmark program. Runs every Araios SpMV kernel of the format
 // registry and the baselines (cuSPARSE on the GPU, an OpenMP CSR loop on the CPU) over the real
-// matrices and the generated suite, in one run, beside the copy bandwidth measured at its start.
+// matrices and the generated suite, in one run, beside the copy bandwidth measured at its start;
+// with --spgemm, the SpGEMM suite instead (spgemm/spgemm_suite.hpp).
 // Writes one row per measurement to PREFIX.jsonl and PREFIX.csv; progress goes to stderr, a line
 // per result to stdout. bench/README.md describes the options and the columns.
 #include "bench_options.hpp"
@@ -10,6 +11,7 @@
 #include "result_sink.hpp"
 #include "run_context.hpp"
 #include "run_matrix.hpp"
+#include "spgemm/spgemm_suite.hpp"
 #include "suite.hpp"
 
 #include <kokkos_session.hpp>
@@ -54,6 +56,7 @@ int run(const BenchOptions& o) {
     describeGenerators(o);
     return 0;
   }
+  if (o.spgemm) return runSpgemmSuite(o, utcNow());
   const std::vector<MatrixSource> suite = buildSuite(o);
   if (o.list) {
     printPlan(o, suite);
@@ -111,7 +114,8 @@ int run(const BenchOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"araios-bench: SpMV kernels of Araios beside cuSPARSE / an OpenMP loop, against copy bandwidth"};
+  CLI::App app{"araios-bench: SpMV kernels of Araios beside cuSPARSE / an OpenMP loop, against copy bandwidth; "
+               "with --spgemm, Araios SpGEMM beside cuSPARSE / Kokkos Kernels"};
   BenchOptions options;
   addBenchOptions(app, options);
   try {
@@ -119,6 +123,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
+  // SpGEMM runs double unless asked otherwise: float doubles the run for numbers few read.
+  if (options.spgemm && app.count("--precision") == 0) options.precisions = {"double"};
   try {
     return run(options);
   } catch (const araios::Error& e) {

@@ -77,6 +77,16 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_flag("--describe-generators", o.describeGenerators,
                "generate every catalog matrix, print target vs produced statistics as Markdown, and exit");
   app.add_flag("--list", o.list, "print the matrices and kernels the run would measure, and exit");
+  app.add_flag("--spgemm", o.spgemm,
+               "run the SpGEMM suite instead (A*A of the square matrices, A*A^T of the rectangular ones; Araios in "
+               "each of --modes beside cuSPARSE ALG1-3 or Kokkos Kernels); --precision defaults to double");
+  app.add_option("--spgemm-reps", o.spgemmReps,
+                 "SpGEMM: timed runs per implementation after one untimed (default 5, 3 with --quick)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--spgemm-max-products", o.spgemmMaxProducts,
+                 "SpGEMM: skip products with more intermediate products than this (default: 1e8 with --quick, "
+                 "else no limit; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 }  // namespace araios::bench

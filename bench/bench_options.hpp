@@ -43,6 +43,13 @@ struct BenchOptions {
   std::string profile;
   bool describeGenerators = false;
   bool list = false;
+  /// --spgemm: the SpGEMM suite (spgemm/spgemm_suite.hpp) instead of the SpMV kernels.
+  bool spgemm = false;
+  /// Timed runs per SpGEMM implementation; 0: kSpgemmReps, or kSpgemmQuickReps with --quick.
+  int spgemmReps = 0;
+  /// SpGEMM products past this many intermediate products are skipped; 0: none are; negative:
+  /// the suite's default (kSpgemmQuickMaxProducts with --quick, else none).
+  double spgemmMaxProducts = -1;
   /// Bytes of each of the two buffers of the copy-bandwidth measurement.
   std::int64_t copyBytesGpu = std::int64_t{1} << 30;
   std::int64_t copyBytesCpu = std::int64_t{256} << 20;

@@ -165,7 +165,7 @@ def main():
     parser.add_argument("--markdown", action="store_true", help="Markdown tables instead of aligned text")
     args = parser.parse_args()
 
-    rows = [r for r in read_rows(args.results, "model_report") if measured(r)]
+    rows = [r for r in read_rows(args.results, "model_report", kind="spmv") if measured(r)]
     with_model = [r for r in rows if r.get("predicted_s") is not None]
     if not with_model:
         sys.exit("model_report: no measured Araios row has predicted_s; expected the output of araios-bench --model")

@@ -3,7 +3,8 @@
 
     python3 bench/plot.py RESULTS.jsonl [MORE.jsonl|.csv ...] --out bench/results/<device>/
 
-Reads the rows araios-bench wrote (JSON lines or CSV, same columns), writes PNGs into --out,
+Reads the SpMV rows araios-bench wrote (JSON lines or CSV, same columns; the SpGEMM rows of
+araios-bench --spgemm, kind "spgemm", are left to spgemm_report.py), writes PNGs into --out,
 and prints the summary (device, date, commit, geomean speedups, best kernel per matrix class,
 the targets met or missed) as Markdown on stdout, for the README.
 
@@ -426,7 +427,7 @@ def main():
                         help="judge the fraction-of-copy targets only on measurements moving at least this many "
                              "bytes (e.g. 2e8, four times the H200's 50 MB L2), so cache-resident matrices do not count")
     args = parser.parse_args()
-    rows = read_rows(args.results, "plot.py")
+    rows = read_rows(args.results, "plot.py", kind="spmv")
     out = args.out or os.path.dirname(os.path.abspath(args.results[0]))
     os.makedirs(out, exist_ok=True)
     groups = group_rows(rows)

@@ -1,5 +1,6 @@
 """Reading araios-bench results (.jsonl, .csv, or either compressed with xz), shared by
-plot.py and model_report.py."""
+plot.py, model_report.py and spgemm_report.py. Rows carry a `kind`: "spgemm" for the SpGEMM
+suite's (araios-bench --spgemm); SpMV rows have no such column and read as "spmv"."""
 import csv
 import io
 import json
@@ -8,7 +9,8 @@ import sys
 
 # Columns kept as text in a CSV even when they look like numbers.
 TEXT_COLUMNS = {"matrix", "source", "class", "kernel", "format", "library", "backend", "device", "precision",
-                "mode", "y_hash", "commit", "date", "auto_kernel", "refused", "error", "note"}
+                "mode", "y_hash", "commit", "date", "auto_kernel", "refused", "error", "note",
+                "kind", "product", "implementation", "hash", "status"}
 
 
 def _value(key, text):
@@ -32,8 +34,14 @@ def _open(path):
     return open(path, newline="")
 
 
-def read_rows(paths, program):
-    """Every row of the files, as dicts; exits naming the file and line on a malformed one."""
+def row_kind(row):
+    """"spgemm" or "spmv" (rows without a kind column are SpMV rows)."""
+    return row.get("kind") or "spmv"
+
+
+def read_rows(paths, program, kind=None):
+    """Every row of the files (only those of `kind`, "spmv" or "spgemm", when given), as dicts;
+    exits naming the file and line on a malformed one."""
     rows = []
     for path in paths:
         csv_file = path.endswith(".csv") or path.endswith(".csv.xz")
@@ -54,4 +62,6 @@ def read_rows(paths, program):
             sys.exit(f"{program}: cannot read {path}: {e.strerror}")
         except lzma.LZMAError as e:
             sys.exit(f"{program}: {path}: not an xz file ({e})")
+    if kind is not None:
+        rows = [r for r in rows if row_kind(r) == kind]
     return rows

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <utility>
+
 namespace araios::bench {
 namespace {
 
@@ -75,7 +77,7 @@ nlohmann::ordered_json ResultRow::toJson() const {
   return j;
 }
 
-ResultSink::ResultSink(const std::string& prefix) {
+ResultSink::ResultSink(const std::string& prefix, std::vector<std::string> columns) : columns_(std::move(columns)) {
   if (prefix.empty()) return;
   try {
     jsonl_.emplace(prefix + ".jsonl");
@@ -83,22 +85,23 @@ ResultSink::ResultSink(const std::string& prefix) {
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + "; expected --out to name a file prefix in a writable folder");
   }
-  const auto& cols = columns();
   std::string header;
-  for (std::size_t i = 0; i < cols.size(); ++i) header += (i ? "," : "") + cols[i];
+  for (std::size_t i = 0; i < columns_.size(); ++i) header += (i ? "," : "") + columns_[i];
   csv_->write(header + "\n");
 }
 
 void ResultSink::write(const ResultRow& row) {
-  ++rows_;
   if (row.withinErrorBound && !*row.withinErrorBound) ++accuracyFailures_;
-  if (!row.error.empty()) ++errors_;
+  write(row.toJson(), !row.error.empty());
+}
+
+void ResultSink::write(const nlohmann::ordered_json& j, bool failed) {
+  ++rows_;
+  if (failed) ++errors_;
   if (!jsonl_) return;
-  const nlohmann::ordered_json j = row.toJson();
   jsonl_->write(j.dump() + "\n");
-  const auto& cols = columns();
   std::string line;
-  for (std::size_t i = 0; i < cols.size(); ++i) line += (i ? "," : "") + csvField(j.at(cols[i]));
+  for (std::size_t i = 0; i < columns_.size(); ++i) line += (i ? "," : "") + csvField(j.at(columns_[i]));
   csv_->write(line + "\n");
 }
 

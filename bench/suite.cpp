@@ -44,7 +44,7 @@ bool isMatrixFile(const std::filesystem::path& p) {
 
 }  // namespace
 
-std::vector<MatrixSource> buildSuite(const BenchOptions& options) {
+std::vector<MatrixSource> realMatrixSources(const BenchOptions& options) {
   std::vector<MatrixSource> suite;
   if (options.matricesDir != "none") {
     namespace fs = std::filesystem;
@@ -72,6 +72,11 @@ std::vector<MatrixSource> buildSuite(const BenchOptions& options) {
       suite.push_back(std::move(m));
     }
   }
+  return suite;
+}
+
+std::vector<MatrixSource> buildSuite(const BenchOptions& options) {
+  std::vector<MatrixSource> suite = realMatrixSources(options);
   const auto catalog = options.suite == "quick" ? gen::quickCatalog() : gen::fullCatalog();
   for (const auto& e : catalog) {
     if (!matchesAny(e.name, options.matrices)) continue;

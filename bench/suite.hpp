@@ -23,6 +23,10 @@ struct MatrixSource {
 
 std::vector<MatrixSource> buildSuite(const BenchOptions& options);
 
+/// The real matrices alone (every .mtx / .mtx.gz directly in the matrices folder, by name,
+/// filtered by --matrix): the first part of buildSuite, and the real part of the SpGEMM suite.
+std::vector<MatrixSource> realMatrixSources(const BenchOptions& options);
+
 /// The class of a real matrix, from the kinds the collection's README gives it; "other"
 /// for matrices it does not classify.
 std::string realMatrixClass(const std::string& name);

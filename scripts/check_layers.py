@@ -2,12 +2,13 @@
 """Fails when an include in Araios's headers or sources runs back up the layers.
 
 The layers, lowest first (a file may include only its own layer and those below it):
-  core      araios/{error,types,mode,hash,format_options,spmv_options,kernel_registry,reference_spmv,vector_ops}.hpp,
+  core      araios/{error,types,mode,hash,format_options,spmv_options,kernel_registry,reference_spmv,reference_spgemm,vector_ops}.hpp,
             araios/detail/, araios/io/, araios/primitives/, src/io/
   formats   araios/formats/ (the formats' structs, conversions, kernels and kernel parts)
   backends  araios/backends/ (hand-written kernel parts; they include kernel-part headers only,
             never a format's *_spmv.hpp or *_convert.hpp)
-  entry     araios/{spmv,operator,kernel_builders,araios}.hpp, araios/solvers/, araios/model/, src/ (the rest)
+  entry     araios/{spmv,spgemm,operator,kernel_builders,araios}.hpp, araios/solvers/, araios/model/, araios/spgemm/,
+            src/ (the rest)
 tools/, bench/ and tests/ sit above the library and may include any of it; the library never
 includes them (they are not on its include path). Every header under include/araios must belong
 to a layer: a new top-level header has to be added to the table below.
@@ -22,8 +23,8 @@ import sys
 LAYERS = ["core", "formats", "backends", "entry"]
 CORE_TOP = {"error.hpp", "types.hpp", "mode.hpp", "hash.hpp", "format_options.hpp", "kernel_registry.hpp",
             "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp",
-            "format_footprints.hpp", "spmv_options.hpp"}
-ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp"}
+            "format_footprints.hpp", "spmv_options.hpp", "reference_spgemm.hpp"}
+ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp", "spgemm.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](araios/[^>"]+)[>"]', re.M)
 
 
@@ -39,7 +40,7 @@ def layer_of(path):
             return "entry"
         return None
     return {"detail": "core", "io": "core", "primitives": "core", "formats": "formats", "backends": "backends",
-            "model": "entry", "solvers": "entry"}.get(parts[1])
+            "model": "entry", "solvers": "entry", "spgemm": "entry"}.get(parts[1])
 
 
 def check(repo):

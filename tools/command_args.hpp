@@ -95,6 +95,26 @@ struct ReproArgs {
   bool worker = false;
 };
 
+struct SpgemmArgs {
+  RunOptions run;
+  std::string fileA;
+  /// Empty: B = A.
+  std::string fileB;
+  bool transposeB = false;
+  /// Matrix Market file to write C to (empty: none).
+  std::string out;
+  std::string mode = "deterministic";
+  /// gustavson (the library's SpgemmHandle) or dot (the host reference, quadratic).
+  std::string algorithm = "gustavson";
+  /// Numeric phases run through the handle; the best and the median are reported.
+  int repeat = 1;
+  /// SpgemmOptions::memoryLimitBytes; negative: the memory free on the device.
+  std::int64_t memoryLimit = -1;
+  /// Check against the host reference past the default limit of intermediate products.
+  bool check = false;
+  bool noCheck = false;
+};
+
 struct KernelsArgs {
   bool markdown = false;
 };
@@ -127,6 +147,7 @@ int runSpmv(const SpmvArgs& args);
 int runSolve(const SolveArgs& args);
 int runPageRank(const PageRankArgs& args);
 int runRepro(const ReproArgs& args);
+int runSpgemm(const SpgemmArgs& args);
 int runKernels(const KernelsArgs& args);
 int runSelect(const SelectArgs& args);
 int runCalibrate(const CalibrateArgs& args);

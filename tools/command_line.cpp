@@ -219,6 +219,46 @@ Subcommand addRepro(CLI::App& parent) {
   return {app, [args] { return runRepro(*args); }, [args] { return args->run.threads; }};
 }
 
+Subcommand addSpgemm(CLI::App& parent) {
+  auto args = std::make_shared<SpgemmArgs>();
+  CLI::App* app = parent.add_subcommand(
+      "spgemm",
+      "multiply two sparse matrices, C = A*B, with the two-phase SpGEMM on the device: time the symbolic\n"
+      "phase (C's pattern) and the numeric phase (C's values), check C against a long-double host reference,\n"
+      "and optionally write it out");
+  app->add_option("A", args->fileA, "Matrix Market file of A (.mtx or .mtx.gz)")->required()->check(CLI::ExistingFile);
+  app->add_option("B", args->fileB, "Matrix Market file of B (default: A)")->check(CLI::ExistingFile);
+  app->add_flag("--transpose-b", args->transposeB, "multiply by B^T (A*A^T for a rectangular A given alone)");
+  app->add_option("--out", args->out,
+                  "write C to this Matrix Market file (.gz: compressed), whole or not at all (through FILE.tmp-XXXXXX "
+                  "beside it, renamed when complete)");
+  addModeOption(*app, args->mode,
+                "fast (any summation order), deterministic (the same bits on every backend) or accurate (each "
+                "entry correctly rounded)");
+  app->add_option("--algorithm", args->algorithm,
+                  "gustavson (the library's product on the device) or dot (the host reference: one dot product "
+                  "per row of A and column of B, quadratic; for comparison on small matrices)")
+      ->check(CLI::IsMember({"gustavson", "dot"}))
+      ->capture_default_str();
+  app->add_option("--repeat", args->repeat,
+                  "numeric phases run through one symbolic phase; the best and the median are reported")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app->add_option("--memory-limit", args->memoryLimit,
+                  "device bytes the product may hold at once beyond A and B, C included (suffixes K, M, G, T: "
+                  "powers of 1024; default: the free memory). Below C plus the workspace the rows are processed "
+                  "in chunks, with the same bits; below C alone the product is refused")
+      ->transform(CLI::AsSizeValue(false))
+      ->check(CLI::NonNegativeNumber);
+  auto* check = app->add_flag("--check", args->check,
+                              "check C against the host reference even past 2e8 intermediate products (the default "
+                              "skips it there)");
+  auto* noCheck = app->add_flag("--no-check", args->noCheck, "skip the check against the host reference");
+  check->excludes(noCheck);
+  addRunOptions(*app, args->run);
+  return {app, [args] { return runSpgemm(*args); }, [args] { return args->run.threads; }};
+}
+
 Subcommand addSelect(CLI::App& parent) {
   auto args = std::make_shared<SelectArgs>();
   CLI::App* app = parent.add_subcommand(
@@ -266,9 +306,9 @@ ParsedCommand parseCommandLine(int argc, char** argv) {
   CLI::App app{"araios: portable, reproducible sparse-matrix kernels (Kokkos)"};
   app.set_version_flag("--version", ARAIOS_VERSION);
   app.require_subcommand(1);
-  const std::vector<Subcommand> commands = {addInfo(app),   addSpmv(app),      addSolve(app),
-                                            addPageRank(app), addRepro(app),  addKernels(app),
-                                            addSelect(app),   addCalibrate(app)};
+  const std::vector<Subcommand> commands = {addInfo(app),     addSpmv(app),   addSolve(app),
+                                            addPageRank(app), addRepro(app),  addSpgemm(app),
+                                            addKernels(app),  addSelect(app), addCalibrate(app)};
   ParsedCommand parsed;
   try {
     app.parse(argc, argv);

@@ -14,11 +14,9 @@
 namespace araios::cli {
 
 /// Returns f(exec, Value{}, Index{}) for the backend and precision of `run`, with Index
-/// int32_t when the matrix's rows, columns and stored entries all fit it, else int64_t.
+/// int32_t when `narrow`, else int64_t.
 template <class F>
-int runTypedOnBackend(const RunOptions& run, const io::HostMatrix& host, const F& f) {
-  constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
-  const bool narrow = host.numRows <= kInt32Max && host.numCols <= kInt32Max && host.nnz() <= kInt32Max;
+int runTypedOnBackend(const RunOptions& run, bool narrow, const F& f) {
   int code = 0;
   withBackend(run.backend, [&](auto exec) {
     const auto withValue = [&](auto value) {
@@ -31,6 +29,16 @@ int runTypedOnBackend(const RunOptions& run, const io::HostMatrix& host, const F
     }
   });
   return code;
+}
+
+/// Whether a count (rows, columns, entries) fits 32-bit indices.
+inline bool fitsInt32(std::int64_t count) { return count <= std::numeric_limits<std::int32_t>::max(); }
+
+/// Returns f(exec, Value{}, Index{}) for the backend and precision of `run`, with Index
+/// int32_t when the matrix's rows, columns and stored entries all fit it, else int64_t.
+template <class F>
+int runTypedOnBackend(const RunOptions& run, const io::HostMatrix& host, const F& f) {
+  return runTypedOnBackend(run, fitsInt32(host.numRows) && fitsInt32(host.numCols) && fitsInt32(host.nnz()), f);
 }
 
 /// Reads the matrix `args.file` and returns run(exec, Value{}, Index{}, host) on the backend,

@@ -20,6 +20,7 @@
 // completed to a full slice (cuSPARSE's Sliced-ELL layout; rows are not reordered).
 #include "cuda/cuda_event_timer.hpp"
 #include "cuda/cusparse_algorithms.hpp"
+#include "cuda/cusparse_handle.hpp"
 
 #include <araios/detail/compress.hpp>
 #include <araios/error.hpp>
@@ -36,35 +37,6 @@
 #include <vector>
 
 namespace araios::cuda {
-
-/// Throws araios::RuntimeError naming the call and cuSPARSE's message when `status` is an error.
-inline void checkCusparse(cusparseStatus_t status, const char* call) {
-  if (status != CUSPARSE_STATUS_SUCCESS) {
-    throw RuntimeError(std::string(call) + " failed: " + cusparseGetErrorName(status) + ": " +
-                       cusparseGetErrorString(status));
-  }
-}
-
-/// A cuSPARSE library handle bound to one stream. Creating one costs milliseconds, so one
-/// handle serves every product of a run.
-class CusparseHandle {
- public:
-  explicit CusparseHandle(cudaStream_t stream) {
-    checkCusparse(cusparseCreate(&handle_), "cusparseCreate");
-    const cusparseStatus_t status = cusparseSetStream(handle_, stream);
-    if (status != CUSPARSE_STATUS_SUCCESS) {
-      cusparseDestroy(handle_);
-      checkCusparse(status, "cusparseSetStream");
-    }
-  }
-  ~CusparseHandle() { cusparseDestroy(handle_); }
-  CusparseHandle(const CusparseHandle&) = delete;
-  CusparseHandle& operator=(const CusparseHandle&) = delete;
-  cusparseHandle_t get() const { return handle_; }
-
- private:
-  cusparseHandle_t handle_ = nullptr;
-};
 
 /// Rows per slice of the SELL baseline: one warp, the slice size cuSPARSE's documentation uses.
 constexpr std::int64_t kSellSliceSize = 32;

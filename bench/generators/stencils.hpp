@@ -8,6 +8,8 @@
 //   stencil27(n): the 27-point stencil on an n x n x n grid (all of the 3x3x3 neighbourhood,
 //     the trilinear-hexahedron stiffness pattern): 26 on the diagonal, -1 off it. Rows
 //     x-fastest; 27 diagonals at offsets dx + n dy + n^2 dz. nnz = (3n - 2)^3.
+//   laplacian3d(n): the 7-point Laplacian on an n x n x n grid, Dirichlet boundary: 6 on the
+//     diagonal, -1 off it; diagonals at offsets 0, +-1, +-n, +-n^2. nnz = 7 n^3 - 6 n^2.
 // Both are diagonally dominant M-matrices with row sums >= 0. No randomness: the seed is unused.
 #include "host_matrix_builder.hpp"
 
@@ -27,6 +29,27 @@ inline io::HostMatrix laplacian2d(std::int64_t n) {
       out.append(i, i, 4.0);
       if (x + 1 < n) out.append(i, i + 1, -1.0);
       if (y + 1 < n) out.append(i, i + n, -1.0);
+    }
+  }
+  return out.finish();
+}
+
+inline io::HostMatrix laplacian3d(std::int64_t n) {
+  const std::int64_t rows = n * n * n, plane = n * n;
+  MatrixAssembler out(rows, rows, 7 * rows);
+  for (std::int64_t z = 0; z < n; ++z) {
+    for (std::int64_t y = 0; y < n; ++y) {
+      for (std::int64_t x = 0; x < n; ++x) {
+        const std::int64_t i = x + n * (y + n * z);
+        // Columns in increasing order: below (z), front (y), left, centre, right, back, above.
+        if (z > 0) out.append(i, i - plane, -1.0);
+        if (y > 0) out.append(i, i - n, -1.0);
+        if (x > 0) out.append(i, i - 1, -1.0);
+        out.append(i, i, 6.0);
+        if (x + 1 < n) out.append(i, i + 1, -1.0);
+        if (y + 1 < n) out.append(i, i + n, -1.0);
+        if (z + 1 < n) out.append(i, i + plane, -1.0);
+      }
     }
   }
   return out.finish();

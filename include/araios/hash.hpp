@@ -32,4 +32,26 @@ std::string hashBits(const View& v) {
   return toHex(fnv1a(host.data(), host.extent(0) * sizeof(typename View::value_type)));
 }
 
+/// Hash of a CSR matrix's pattern and values (any type with numRows, numCols, rowPtr, colIdx and
+/// values, such as CsrMatrix): the shape, the row offsets and the column indices as 64-bit
+/// integers, then the values' bits. The index types do not enter it, so a product computed with
+/// 32-bit and with 64-bit indices hashes alike when its values are the same.
+template <class Csr>
+std::string hashCsr(const Csr& a) {
+  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.rowPtr);
+  auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.colIdx);
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.values);
+  const std::int64_t shape[2] = {static_cast<std::int64_t>(a.numRows), static_cast<std::int64_t>(a.numCols)};
+  std::uint64_t hash = fnv1a(shape, sizeof shape);
+  for (std::size_t i = 0; i < rowPtr.extent(0); ++i) {
+    const std::int64_t v = static_cast<std::int64_t>(rowPtr(i));
+    hash = fnv1a(&v, sizeof v, hash);
+  }
+  for (std::size_t i = 0; i < colIdx.extent(0); ++i) {
+    const std::int64_t v = static_cast<std::int64_t>(colIdx(i));
+    hash = fnv1a(&v, sizeof v, hash);
+  }
+  return toHex(fnv1a(values.data(), values.extent(0) * sizeof(typename decltype(values)::value_type), hash));
+}
+
 }  // namespace araios
