@@ -45,13 +45,12 @@ class KokkosKernelsSpgemm {
     handle_.create_spgemm_handle(KokkosSparse::SPGEMM_KK);
     c_.numRows = A.numRows;
     c_.numCols = B.numCols;
-    c_.rowPtr = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::kk::rowPtrC")),
-                                           A.numRows + 1);
+    c_.rowPtr = Ints(uninitialized("araios::kk::rowPtrC"), A.numRows + 1);
     KokkosSparse::Experimental::spgemm_symbolic(&handle_, A.numRows, A.numCols, B.numCols, A.rowPtr, A.colIdx, false,
                                                 B.rowPtr, B.colIdx, false, c_.rowPtr);
     const auto nnz = static_cast<std::int64_t>(handle_.get_spgemm_handle()->get_c_nnz());
-    c_.colIdx = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::kk::colIdxC")), nnz);
-    c_.values = Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::kk::valuesC")), nnz);
+    c_.colIdx = Ints(uninitialized("araios::kk::colIdxC"), nnz);
+    c_.values = Kokkos::View<Value*, Device>(uninitialized("araios::kk::valuesC"), nnz);
     ExecSpace().fence();
   }
   KokkosKernelsSpgemm(const KokkosKernelsSpgemm&) = delete;
@@ -68,6 +67,11 @@ class KokkosKernelsSpgemm {
   const Csr& result() const { return c_; }
 
  private:
+  using Ints = Kokkos::View<int*, Device>;
+  static auto uninitialized(const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  }
+
   Handle handle_;
   Csr c_;
 };

@@ -1,5 +1,7 @@
 #include "result_sink.hpp"
 
+#include "json_or_null.hpp"
+
 #include <araios/error.hpp>
 
 #include <nlohmann/json.hpp>
@@ -8,15 +10,6 @@
 
 namespace araios::bench {
 namespace {
-
-template <class T>
-nlohmann::ordered_json orNull(const std::optional<T>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json orNull(const std::string& s) {
-  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
-}
 
 /// A CSV field (RFC 4180): quoted when it holds a comma, quote or line break.
 std::string csvField(const nlohmann::ordered_json& v) {

@@ -287,8 +287,8 @@ void printText(const SpgemmArgs& args, const Operands& in, const ProductRun& run
                flops / total * 1e-9, flops / numeric * 1e-9);
     fmt::print("memory    {} bytes at peak, C included ({} of workspace){}\n", s.peakBytes, s.workspaceBytes,
                args.memoryLimit >= 0 ? fmt::format("; limit {} bytes", args.memoryLimit) : std::string());
-    fmt::print("rows      by accumulator: {} dense window, {} on-chip, {} global{}\n", s.rowsDense, s.rowsShared,
-               s.rowsGlobal,
+    fmt::print("rows      by accumulator: {} one thread each, {} dense window, {} on-chip, {} global{}\n", s.rowsTiny,
+               s.rowsDense, s.rowsShared, s.rowsGlobal,
                args.mode == "accurate"
                    ? fmt::format("; {} entries summed again by the exact accumulator", s.accurateRowsRecomputed)
                    : std::string());
@@ -367,7 +367,8 @@ void printJson(const SpgemmArgs& args, const Operands& in, const ProductRun& run
                       {"out", args.out.empty() ? null : nlohmann::json(args.out)}};
   if (!dot) {
     const SpgemmStats& s = *run.stats;
-    j["rows_by_accumulator"] = {{"dense", s.rowsDense}, {"shared", s.rowsShared}, {"global", s.rowsGlobal}};
+    j["rows_by_accumulator"] = {
+        {"thread", s.rowsTiny}, {"dense", s.rowsDense}, {"shared", s.rowsShared}, {"global", s.rowsGlobal}};
     j["accurate_entries_recomputed"] = s.accurateRowsRecomputed;
   }
   fmt::print("{}\n", j.dump());

@@ -196,10 +196,11 @@ class CusparseSpgemm {
     }
     Kokkos::View<std::int32_t*, Device> colIdx(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::cusparse::spgemm::colIdxC"), nnz);
-    Kokkos::View<Value*, Device> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::cusparse::spgemm::valuesC"),
-                                        nnz);
+    Kokkos::View<Value*, Device> values(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::cusparse::spgemm::valuesC"), nnz);
     held(nnz * static_cast<std::int64_t>(sizeof(std::int32_t) + sizeof(Value)));
-    checkCusparse(cusparseCsrSetPointers(matC_, rowPtrC_.data(), colIdx.data(), values.data()), "cusparseCsrSetPointers (C)");
+    checkCusparse(cusparseCsrSetPointers(matC_, rowPtrC_.data(), colIdx.data(), values.data()),
+                  "cusparseCsrSetPointers (C)");
     checkCusparse(cusparseSpGEMM_copy(handle_, kOp, kOp, &alpha_, matA_, matB_, &beta_, matC_, valueType(),
                                       cusparseAlgorithm(), spgemm_),
                   "cusparseSpGEMM_copy");

@@ -75,8 +75,10 @@ inline SpgemmCatalogEntry blockFemEntry(std::int64_t side, double products) {
 inline SpgemmCatalogEntry powerLawEntry(std::int64_t nodes, std::int64_t edges, const std::string& label,
                                         double products) {
   return {"chung-lu-" + label, "power-law", kSquareProduct,
-          "Chung-Lu graph, " + std::to_string(nodes) + " nodes, " + std::to_string(edges) + " edges, gamma 2.3", products,
-          [nodes, edges](std::uint64_t seed) { return chungLuGraph(nodes, edges, PowerLawParameters{2.3, 0.0, 0}, seed); }};
+          "Chung-Lu graph, " + std::to_string(nodes) + " nodes, " + std::to_string(edges) + " edges, gamma 2.3",
+          products, [nodes, edges](std::uint64_t seed) {
+            return chungLuGraph(nodes, edges, PowerLawParameters{2.3, 0.0, 0}, seed);
+          }};
 }
 
 inline SpgemmCatalogEntry uniformEntry(int log2Rows, std::int64_t perRow, double products) {
@@ -102,8 +104,8 @@ inline SpgemmCatalogEntry longRowsEntry(int log2Rows, std::int64_t longRows, std
 inline SpgemmCatalogEntry lpEntry(std::int64_t rows, std::int64_t maxRow, const std::string& label, double products) {
   constexpr std::int64_t kMeanRow = 24;
   return {"lp-like-" + label, "lp-like", kGramProduct,
-          std::to_string(rows) + " x " + std::to_string(3 * rows) + ", log-normal row lengths 1.." + std::to_string(maxRow) +
-              " (mean 24, std 80), uniform columns",
+          std::to_string(rows) + " x " + std::to_string(3 * rows) + ", log-normal row lengths 1.." +
+              std::to_string(maxRow) + " (mean 24, std 80), uniform columns",
           products, [rows, maxRow](std::uint64_t seed) {
             return lpLike(rows, 3 * rows, rows * kMeanRow, RowLengthTarget{1, maxRow, kMeanRow, 80}, seed);
           }};

@@ -1,22 +1,11 @@
 #include "spgemm/spgemm_row.hpp"
 
+#include "json_or_null.hpp"
 #include "result_sink.hpp"
 
 #include <nlohmann/json.hpp>
 
 namespace araios::bench {
-namespace {
-
-template <class T>
-nlohmann::ordered_json orNull(const std::optional<T>& v) {
-  return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-}
-
-nlohmann::ordered_json orNull(const std::string& s) {
-  return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
-}
-
-}  // namespace
 
 const std::vector<std::string>& spgemmColumns() {
   static const std::vector<std::string> c = {
@@ -24,8 +13,8 @@ const std::vector<std::string>& spgemmColumns() {
       "max_row_products", "implementation", "library", "mode", "backend", "device", "threads", "precision", "reps",
       "warmups", "symbolic_s", "numeric_s", "time_s", "time_min_s", "time_max_s", "reuse_numeric_s",
       "work_estimation_s", "compute_s", "copy_s", "gflops", "peak_bytes", "tracked_peak_bytes", "c_bytes", "chunks",
-      "same_bits", "reuse_same_bits", "hash", "max_rel_error", "within_error_bound", "status", "error", "note", "commit",
-      "date"};
+      "same_bits", "reuse_same_bits", "hash", "max_rel_error", "within_error_bound", "status", "error", "note",
+      "commit", "date"};
   return c;
 }
 

@@ -17,7 +17,8 @@
 //   3. the untimed run's C is copied to the host, hashed (araios::hashCsr), and checked against
 //      the host reference of tools/spgemm_check.hpp (a long-double Gustavson product sharing no
 //      code with the library): C's pattern must be the structural product, every value within
-//      the rounding-error bound of its sum. Its reuse result is compared bit for bit with it
+//      the rounding-error bound of its sum (a C whose hash an earlier implementation's C of the
+//      same product had is not checked again). Its reuse result is compared bit for bit with it
 //      (reuse_same_bits), and the first timed run's C too (same_bits: two runs, the same bits).
 //      The untimed run also measures the memory: the implementation's own account (Araios:
 //      SpgemmStats::peakBytes; cuSPARSE: its buffers and C) and the peak of the Kokkos
@@ -52,6 +53,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,10 +84,12 @@ HostProduct<Value> copyToHost(const Csr& c) {
   p.numRows = c.numRows;
   p.numCols = c.numCols;
   using Ints = Kokkos::View<std::int32_t*, Kokkos::HostSpace>;
-  p.rowPtr = Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::bench::C::rowPtr")), c.rowPtr.extent(0));
-  p.colIdx = Ints(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::bench::C::colIdx")), c.colIdx.extent(0));
-  p.values = Kokkos::View<Value*, Kokkos::HostSpace>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("araios::bench::C::values")), c.values.extent(0));
+  const auto uninitialized = [](const char* label) {
+    return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+  };
+  p.rowPtr = Ints(uninitialized("araios::bench::C::rowPtr"), c.rowPtr.extent(0));
+  p.colIdx = Ints(uninitialized("araios::bench::C::colIdx"), c.colIdx.extent(0));
+  p.values = Kokkos::View<Value*, Kokkos::HostSpace>(uninitialized("araios::bench::C::values"), c.values.extent(0));
   const auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.rowPtr);
   const auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.colIdx);
   const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.values);
@@ -97,7 +101,8 @@ HostProduct<Value> copyToHost(const Csr& c) {
 
 template <class T>
 bool sameBytes(const Kokkos::View<T*, Kokkos::HostSpace>& x, const Kokkos::View<T*, Kokkos::HostSpace>& y) {
-  return x.extent(0) == y.extent(0) && (x.extent(0) == 0 || std::memcmp(x.data(), y.data(), x.extent(0) * sizeof(T)) == 0);
+  return x.extent(0) == y.extent(0) &&
+         (x.extent(0) == 0 || std::memcmp(x.data(), y.data(), x.extent(0) * sizeof(T)) == 0);
 }
 
 /// Bit for bit: shape, row offsets, columns (in their stored order) and values.
@@ -166,9 +171,39 @@ struct RunRecord {
   }
 };
 
+/// What the host reference said of one C.
+struct CheckOutcome {
+  double maxRelError = 0;
+  bool withinBound = false;
+  std::string status, error;
+};
+
+/// The checks of one product's results, by C's hash: implementations that give the same bits
+/// (deterministic algorithms often do) are checked once. The check costs seconds for the large
+/// products, more than the products themselves on a GPU.
+using CheckCache = std::map<std::string, CheckOutcome>;
+
+template <class Value>
+CheckOutcome checkProduct(const SpgemmCase& product, const HostProduct<Value>& c) {
+  const cli::SpgemmCheck check = cli::checkSpgemm(product.a, product.b, toHostMatrix(c), std::is_same_v<Value, float>);
+  CheckOutcome out;
+  out.maxRelError = check.maxRelError;
+  out.withinBound = check.patternMatches && check.withinBound;
+  out.status = out.withinBound ? "ok" : "wrong";
+  if (!check.patternMatches) {
+    out.error = fmt::format("C's pattern is not the structural product: {} entries missing, {} extra (first in row {})",
+                            check.missingEntries, check.extraEntries, check.firstPatternRow);
+  } else if (!check.withinBound) {
+    out.error = fmt::format("{} entries outside the rounding-error bound (first in row {})", check.entriesOutsideBound,
+                            check.firstOutsideRow);
+  }
+  return out;
+}
+
 /// Steps 2 and 3 of the file comment, for one implementation whose run is `runOnce(record)`.
 template <class Value, class ExecSpace, class RunOnce>
-void measure(const ExecSpace& exec, const SpgemmCase& product, int reps, SpgemmRow& row, RunOnce&& runOnce) {
+void measure(const ExecSpace& exec, const SpgemmCase& product, int reps, CheckCache& checks, SpgemmRow& row,
+             RunOnce&& runOnce) {
   using MemorySpace = typename ExecSpace::memory_space;
   RunRecord<Value> first;
   first.wantResult = first.wantReuse = true;
@@ -184,6 +219,7 @@ void measure(const ExecSpace& exec, const SpgemmCase& product, int reps, SpgemmR
   row.resultBytes = c.bytes();
   row.hash = hashCsr(c);
   if (first.reuse) row.reuseSameBits = sameBits(c, *first.reuse);
+  first.reuse.reset();  // C's size again in host memory, no longer needed
   // Kokkos Kernels reports no peak of its own: the tracked one stands for it.
   if (first.peakBytes) {
     row.peakBytes = *first.peakBytes;
@@ -195,20 +231,13 @@ void measure(const ExecSpace& exec, const SpgemmCase& product, int reps, SpgemmR
     row.note = fmt::format("reports {} intermediate products; the patterns give {}", *first.products, product.products);
   }
 
-  const cli::SpgemmCheck check = cli::checkSpgemm(product.a, product.b, toHostMatrix(c), std::is_same_v<Value, float>);
+  auto known = checks.find(row.hash);
+  if (known == checks.end()) known = checks.emplace(row.hash, checkProduct(product, c)).first;
+  const CheckOutcome& check = known->second;
   row.maxRelError = check.maxRelError;
-  row.withinErrorBound = check.patternMatches && check.withinBound;
-  if (!check.patternMatches) {
-    row.status = "wrong";
-    row.error = fmt::format("C's pattern is not the structural product: {} entries missing, {} extra (first in row {})",
-                            check.missingEntries, check.extraEntries, check.firstPatternRow);
-  } else if (!check.withinBound) {
-    row.status = "wrong";
-    row.error = fmt::format("{} entries outside the rounding-error bound (first in row {})", check.entriesOutsideBound,
-                            check.firstOutsideRow);
-  } else {
-    row.status = "ok";
-  }
+  row.withinErrorBound = check.withinBound;
+  row.status = check.status;
+  row.error = check.error;
 
   std::vector<double> total, symbolic, numeric, reuse, workEstimation, compute, copy;
   for (int r = 0; r < reps; ++r) {
@@ -254,11 +283,11 @@ struct Operands {
 
 template <class ExecSpace, class Value>
 void measureAraios(const ExecSpace& exec, const Operands<ExecSpace, Value>& m, const SpgemmCase& product,
-                   const SpgemmImplementation& impl, int reps, SpgemmRow& row) {
+                   const SpgemmImplementation& impl, int reps, CheckCache& checks, SpgemmRow& row) {
   using Device = typename ExecSpace::device_type;
   SpgemmOptions options;
   options.mode = parseMode(impl.mode);
-  measure<Value>(exec, product, reps, row, [&](RunRecord<Value>& record) {
+  measure<Value>(exec, product, reps, checks, row, [&](RunRecord<Value>& record) {
     RunTimes t;
     Kokkos::Timer timer;
     SpgemmHandle<Value, std::int32_t, std::int32_t, Device> handle(exec, m.a, m.b, options);
@@ -285,12 +314,12 @@ void measureAraios(const ExecSpace& exec, const Operands<ExecSpace, Value>& m, c
 
 template <class ExecSpace, class Value>
 void measureKokkosKernels(const ExecSpace& exec, const Operands<ExecSpace, Value>& m, const SpgemmCase& product,
-                          int reps, SpgemmRow& row) {
+                          int reps, CheckCache& checks, SpgemmRow& row) {
 #if defined(ARAIOS_BENCH_HAVE_KOKKOS_KERNELS) && defined(KOKKOS_ENABLE_OPENMP)
   // Only OpenMP: the ETI of scripts/setup.sh --kokkos-kernels covers no other execution space,
   // and a baseline compiled here on the fly would not be the library as its users get it.
   if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
-    measure<Value>(exec, product, reps, row, [&](RunRecord<Value>& record) {
+    measure<Value>(exec, product, reps, checks, row, [&](RunRecord<Value>& record) {
       RunTimes t;
       Kokkos::Timer timer;
       KokkosKernelsSpgemm<Value, ExecSpace> kk(m.a, m.b);
@@ -313,6 +342,7 @@ void measureKokkosKernels(const ExecSpace& exec, const Operands<ExecSpace, Value
   (void)m;
   (void)product;
   (void)reps;
+  (void)checks;
   (void)row;
   throw UnsupportedError("Kokkos Kernels' SpGEMM runs on the openmp backend of builds that found Kokkos Kernels only");
 }
@@ -320,13 +350,13 @@ void measureKokkosKernels(const ExecSpace& exec, const Operands<ExecSpace, Value
 #ifdef KOKKOS_ENABLE_CUDA
 template <class Value>
 void measureCusparse(const Kokkos::Cuda& exec, const cuda::CusparseHandle& handle,
-                     const Operands<Kokkos::Cuda, Value>& m, const SpgemmCase& product, const SpgemmImplementation& impl,
-                     int reps, SpgemmRow& row) {
+                     const Operands<Kokkos::Cuda, Value>& m, const SpgemmCase& product,
+                     const SpgemmImplementation& impl, int reps, CheckCache& checks, SpgemmRow& row) {
   std::optional<cuda::CusparseSpgemmAlgorithm> algorithm;
   for (const auto a : cuda::allCusparseSpgemmAlgorithms())
     if (impl.name == cuda::implementationName(a)) algorithm = a;
   if (!algorithm) throw InputError("unknown cuSPARSE SpGEMM implementation '" + impl.name + "'");
-  measure<Value>(exec, product, reps, row, [&](RunRecord<Value>& record) {
+  measure<Value>(exec, product, reps, checks, row, [&](RunRecord<Value>& record) {
     cuda::CusparseSpgemm<Value> spgemm(handle, exec.cuda_stream(), *algorithm);
     const cuda::CusparseSpgemmTimes times = spgemm.run(m.a, m.b);
     RunTimes t;
@@ -353,7 +383,8 @@ inline void echo(const SpgemmRow& row) {
                row.status == "failed" ? "FAILED" : "refused", row.error);
   } else if (row.timeSeconds) {
     const auto flag = [](const std::optional<bool>& b) { return b ? (*b ? "yes" : "NO") : "-"; };
-    fmt::print("  {:<24} {:<6} {:<22} {:<6} {:>10.3f} ms {:>7.2f} GFLOP/s  peak {:>10}  same bits {:<3} reuse {:<3} {}{}\n",
+    fmt::print("  {:<24} {:<6} {:<22} {:<6} {:>10.3f} ms {:>7.2f} GFLOP/s  peak {:>10}  same bits {:<3} reuse {:<3} "
+               "{}{}\n",
                row.matrix, row.product, row.implementation, row.precision, *row.timeSeconds * 1e3,
                row.gflops.value_or(0), megabytes(row.peakBytes), flag(row.sameBits), flag(row.reuseSameBits),
                row.status == "ok" ? "ok" : "WRONG: ", row.status == "ok" ? "" : row.error);
@@ -415,6 +446,7 @@ void runSpgemmProduct(const ExecSpace& exec, const SpgemmCase& product, const Sp
   m.b = product.product == "A*A^T" ? transposeCsr(exec, m.a) : m.a;
   exec.fence();
 
+  spgemm_detail::CheckCache checks;
 #ifdef KOKKOS_ENABLE_CUDA
   std::unique_ptr<cuda::CusparseHandle> cusparse;
 #endif
@@ -423,14 +455,14 @@ void runSpgemmProduct(const ExecSpace& exec, const SpgemmCase& product, const Sp
     SpgemmRow row = rowFor(impl);
     try {
       if (impl.library == "araios") {
-        spgemm_detail::measureAraios(exec, m, product, impl, ctx.reps, row);
+        spgemm_detail::measureAraios(exec, m, product, impl, ctx.reps, checks, row);
       } else if (impl.library == "kokkos-kernels") {
-        spgemm_detail::measureKokkosKernels(exec, m, product, ctx.reps, row);
+        spgemm_detail::measureKokkosKernels(exec, m, product, ctx.reps, checks, row);
       } else if (impl.library == "cusparse") {
 #ifdef KOKKOS_ENABLE_CUDA
         if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
           if (!cusparse) cusparse = std::make_unique<cuda::CusparseHandle>(exec.cuda_stream());
-          spgemm_detail::measureCusparse(exec, *cusparse, m, product, impl, ctx.reps, row);
+          spgemm_detail::measureCusparse(exec, *cusparse, m, product, impl, ctx.reps, checks, row);
         } else {
           throw UnsupportedError("cuSPARSE runs on the cuda backend only");
         }

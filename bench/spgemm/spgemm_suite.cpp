@@ -57,7 +57,8 @@ std::vector<SpgemmImplementation> spgemmPlan(const std::string& backend, const B
     for (const auto& m : options.modes)
       if (m == mode) all.push_back({std::string("araios-") + mode, "araios", mode});
   if (backend == "cuda") {
-    for (const auto a : cuda::allCusparseSpgemmAlgorithms()) all.push_back({cuda::implementationName(a), "cusparse", ""});
+    for (const auto a : cuda::allCusparseSpgemmAlgorithms())
+      all.push_back({cuda::implementationName(a), "cusparse", ""});
   }
 #ifdef ARAIOS_BENCH_HAVE_KOKKOS_KERNELS
   // The trimmed ETI of scripts/setup.sh --kokkos-kernels covers OpenMP alone.
@@ -124,7 +125,8 @@ int runSpgemmSuite(const BenchOptions& o, const std::string& date) {
   for (const auto& b : o.backends) {
     backends.push_back(startSpgemmBackend(b, o));
     const auto& info = backends.back();
-    fmt::print("backend {} on {}{}:", b, info.device, info.threads > 0 ? fmt::format(" ({} threads)", info.threads) : "");
+    fmt::print("backend {} on {}{}:", b, info.device,
+               info.threads > 0 ? fmt::format(" ({} threads)", info.threads) : "");
     for (const auto& i : info.plan) fmt::print(" {}", i.name);
     fmt::print("\n");
   }
@@ -183,7 +185,8 @@ int runSpgemmSuite(const BenchOptions& o, const std::string& date) {
   const SpgemmTally& t = ctx.tally;
   fmt::print("araios-bench --spgemm: {} rows in {}{}; {} Araios failures, {} wrong results, {} not reproducible, "
              "{} baseline failures, {} skipped\n",
-             sink.rowsWritten(), clockTime(progress.elapsedSeconds()), o.out.empty() ? "" : " (" + o.out + ".jsonl, .csv)",
+             sink.rowsWritten(), clockTime(progress.elapsedSeconds()),
+             o.out.empty() ? "" : " (" + o.out + ".jsonl, .csv)",
              t.araiosFailures, t.wrongResults, t.notReproducible, t.baselineFailures, t.skipped);
   // 3, as the SpMV suite: the numbers are there, but an Araios product failed, or some product was
   // wrong, or a mode that promises the same bits did not give them. A baseline that cannot run a

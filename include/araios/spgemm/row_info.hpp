@@ -22,7 +22,7 @@ struct RowInfoPass {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
     const Ordinal i = r0 + static_cast<Ordinal>(m.league_rank());
-    std::int64_t products = 0, lo = std::numeric_limits<std::int64_t>::max(), hi = -1;
+    std::int64_t products = 0, lo = INT64_MAX, hi = -1;  // (numeric_limits is host code to nvcc)
     const Offset aBegin = v.aPtr(i), aEnd = v.aPtr(i + 1);
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(m, aBegin, aEnd),

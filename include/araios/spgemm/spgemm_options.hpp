@@ -45,6 +45,9 @@ struct SpgemmStats {
   /// Rows by method (the numeric phase's per-row accumulator): a dense window in on-chip memory,
   /// C's row in on-chip memory, C's row in global memory.
   std::int64_t rowsDense = 0, rowsShared = 0, rowsGlobal = 0;
+  /// Rows of at most 32 entries (from at most 64 products) summed by one thread each (CUDA,
+  /// Fast and Deterministic).
+  std::int64_t rowsTiny = 0;
   std::int64_t accurateRowsRecomputed = 0;  ///< accurate mode: entries the exact accumulator decided
 };
 

@@ -25,6 +25,7 @@
 #include <araios/spgemm/spgemm_tuning.hpp>
 #include <araios/spgemm/spgemm_views.hpp>
 #include <araios/spgemm/symbolic_rows.hpp>
+#include <araios/spgemm/tiny_rows.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,7 +45,7 @@ class SpgemmPlan {
   using ExecSpace = typename Device::execution_space;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Views = SpgemmViews<Value, Ordinal, Offset, Device>;
-  static constexpr int kMethods = 6;
+  static constexpr int kMethods = 7;
 
   /// The rows of one chunk: their info and their lists by method.
   struct Chunk {
@@ -125,6 +126,7 @@ class SpgemmPlan {
     }
     aNnz_ = a.nnz();
     bNnz_ = b.nnz();
+    aPtr_ = a.rowPtr;
     const std::int64_t badA = firstBadRow<Ordinal, Offset>(exec, a.rowPtr, a.colIdx, a.numRows, a.numCols, false);
     if (badA >= 0) {
       throw InputError("SpGEMM: row " + std::to_string(badA) + " of A has a column outside [0, " +
@@ -245,6 +247,12 @@ class SpgemmPlan {
     symbolicLaunch<kHashSmall, Fill>(exec, v, ch, nextPowerOfTwo(2 * t.hashSmallProducts), counts);
     symbolicLaunch<kHashLarge, Fill>(exec, v, ch, nextPowerOfTwo(2 * t.hashLargeProducts), counts);
     symbolicLaunch<kWindowed, Fill>(exec, v, ch, roundUp32(t.windowBits), counts);
+    const auto tiny = ch.rows(kSymbolicTiny);
+    if (tiny.extent(0) > 0) {
+      Kokkos::parallel_for(Fill ? "araios::spgemm::fillTiny" : "araios::spgemm::countTiny",
+                           Kokkos::RangePolicy<ExecSpace>(exec, 0, tiny.extent(0)),
+                           TinySymbolicRows<Value, Ordinal, Offset, ExecSpace, Fill>{v, tiny, counts});
+    }
   }
 
   static std::int64_t roundUp32(std::int64_t bits) { return (bits + 31) / 32 * 32; }
@@ -252,8 +260,11 @@ class SpgemmPlan {
   void groupSymbolic(const ExecSpace& exec, Chunk& ch) const {
     const auto info = ch.info;
     const SpgemmTuning t = tuning_;
+    const auto aPtr = aPtr_;
+    const Ordinal r0 = ch.r0;
     groupRows(exec, ch, KOKKOS_LAMBDA(const std::int64_t l) -> std::uint8_t {
-      return symbolicMethod(t, info.products(l), info.hi(l) - info.lo(l));
+      const std::int64_t aLength = static_cast<std::int64_t>(aPtr(r0 + l + 1) - aPtr(r0 + l));
+      return symbolicMethod(t, info.products(l), info.hi(l) - info.lo(l), aLength);
     });
   }
 
@@ -401,6 +412,14 @@ class SpgemmPlan {
     numericLaunch<kSharedSmall, M>(exec, v, ch, t.sharedSmallEntries, expansions, cBase);
     numericLaunch<kSharedLarge, M>(exec, v, ch, t.sharedLargeEntries, expansions, cBase);
     numericLaunch<kGlobal, M>(exec, v, ch, 0, expansions, cBase);
+    const auto tiny = ch.rows(kNumericTiny);
+    if (tiny.extent(0) == 0) return;
+    if constexpr (M == Mode::Accurate) {
+      numericLaunch<kNumericTiny, M>(exec, v, ch, 0, expansions, cBase);  // the team kernel
+    } else {
+      Kokkos::parallel_for("araios::spgemm::numericTiny", Kokkos::RangePolicy<ExecSpace>(exec, 0, tiny.extent(0)),
+                           TinyNumericRows<Value, Ordinal, Offset, ExecSpace>{v, tiny});
+    }
   }
 
   void numericPhase(const ExecSpace& exec, const Csr& a, const Csr& b) {
@@ -408,7 +427,7 @@ class SpgemmPlan {
     const Ordinal rows = c_.numRows;
     const Mode mode = options_.mode;
     stats_.accurateRowsRecomputed = 0;
-    stats_.rowsDense = stats_.rowsShared = stats_.rowsGlobal = 0;
+    stats_.rowsDense = stats_.rowsShared = stats_.rowsGlobal = stats_.rowsTiny = 0;
     if (mode == Mode::Accurate && rowPtrHost_.extent(0) == 0) {
       rowPtrHost_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_.rowPtr);
     }
@@ -490,6 +509,7 @@ class SpgemmPlan {
       stats_.rowsDense += ch.count[kDenseSmall] + ch.count[kDenseLarge];
       stats_.rowsShared += ch.count[kSharedSmall] + ch.count[kSharedLarge];
       stats_.rowsGlobal += ch.count[kGlobal];
+      stats_.rowsTiny += ch.count[kNumericTiny];
       std::int64_t bytes = cBytes_ + (ch.r1 - ch.r0) * kRowBytes;
       if (mode == Mode::Accurate) {
         Offset cBase = 0, cEnd = 0;
@@ -524,6 +544,7 @@ class SpgemmPlan {
   bool limitIsFree_ = true;
   std::int64_t cBytes_ = 0;
   std::int64_t aNnz_ = 0, bNnz_ = 0;
+  Kokkos::View<const Offset*, Device> aPtr_;  ///< A's row offsets, for the symbolic methods
   Chunk numericChunk_;
   bool haveNumericChunk_ = false;
   typename Kokkos::View<Offset*, Device>::HostMirror rowPtrHost_;

@@ -15,7 +15,9 @@
 //   Windowed  the rest: the bitmap over the            slot by binary search in C's row
 //             span window by window
 //
-// On CUDA, rows with few products get a 32-thread team and smaller accumulators, so that
+// On CUDA, rows with at most 64 products from at most 16 rows of B (symbolic), or 32 entries of
+// C from at most 64 products (numeric), take one thread each (tiny_rows.hpp); rows with few
+// products get a 32-thread team and smaller accumulators, so that
 // many teams share a multiprocessor; larger rows get 128 threads, and Global and Windowed rows
 // 256. On the host a team is one thread, with accumulators sized for its caches.
 #include <Kokkos_Core.hpp>
@@ -32,6 +34,7 @@ enum SpgemmSymbolicMethod : std::uint8_t {
   kHashSmall,
   kHashLarge,
   kWindowed,
+  kSymbolicTiny,  ///< one thread per row (CUDA, few products)
   kSymbolicMethods
 };
 
@@ -42,11 +45,18 @@ enum SpgemmNumericMethod : std::uint8_t {
   kSharedSmall,
   kSharedLarge,
   kGlobal,
+  kNumericTiny,  ///< one thread per row (CUDA, few entries)
   kNumericMethods
 };
 
 struct SpgemmTuning {
   int smallTeam = 1, largeTeam = 1, wideTeam = 1;
+  /// Rows with at most twice this many products (symbolic), or this many entries of C from at
+  /// most twice as many products (numeric), take one thread each (0: none).
+  std::int64_t tinyProducts = 0;
+  /// ... and whose row of A has at most this many entries, products x entries at most tinyScans
+  /// (symbolic).
+  std::int64_t tinyLists = 0, tinyScans = 0;
   /// Rows with at most this many products take the small team and accumulators.
   std::int64_t smallProducts = 0;
   /// Bitmap: the widest span (in columns) of the small and large one-window bitmaps.
@@ -65,7 +75,7 @@ struct SpgemmTuning {
     return m == kWindowed ? wideTeam : (m == kBitmapSmall || m == kHashSmall) ? smallTeam : largeTeam;
   }
   int teamSize(SpgemmNumericMethod m) const {
-    return m == kGlobal ? wideTeam : (m == kDenseSmall || m == kSharedSmall) ? smallTeam : largeTeam;
+    return m == kGlobal ? wideTeam : (m == kDenseSmall || m == kSharedSmall || m == kNumericTiny) ? smallTeam : largeTeam;
   }
 };
 
@@ -83,6 +93,9 @@ SpgemmTuning spgemmTuning() {
   } else {
     // 48 KiB of team scratch at most (no opt-in needed), and far less for the 32-thread
     // teams so that up to 32 of them share a multiprocessor.
+    t.tinyProducts = 32;  // kTinyProducts
+    t.tinyLists = 16;     // kTinyLists
+    t.tinyScans = 384;
     t.smallTeam = 32;
     t.largeTeam = 128;
     t.wideTeam = 256;
@@ -100,10 +113,16 @@ SpgemmTuning spgemmTuning() {
   return t;
 }
 
-/// The symbolic method of a row with `products` products over `span` columns.
+/// The symbolic method of a row with `products` products over `span` columns, from
+/// `rowLengthA` entries of A.
 KOKKOS_INLINE_FUNCTION SpgemmSymbolicMethod symbolicMethod(const SpgemmTuning& t, std::int64_t products,
-                                                           std::int64_t span) {
+                                                           std::int64_t span, std::int64_t rowLengthA) {
   if (products == 0) return kSymbolicEmpty;
+  // The one-thread merge scans the heads of rowLengthA rows of B per product: measured on an
+  // H100, it beats the team kernels on a 7-point stencil's A*A (49 products from 7 rows, 4x) and
+  // loses on uniform random rows (64 products from 8 rows, 0.9x).
+  if (products <= 2 * t.tinyProducts && rowLengthA <= t.tinyLists && products * rowLengthA <= t.tinyScans)
+    return kSymbolicTiny;
   const bool small = products <= t.smallProducts;
   // A bitmap costs a word per 32 columns of span to clear and read; measured on 3-D stencils
   // (125 columns in a span of 40,000), it still beats the hash and its sort while the words stay
@@ -120,6 +139,7 @@ KOKKOS_INLINE_FUNCTION SpgemmSymbolicMethod symbolicMethod(const SpgemmTuning& t
 KOKKOS_INLINE_FUNCTION SpgemmNumericMethod numericMethod(const SpgemmTuning& t, std::int64_t products,
                                                          std::int64_t entries, std::int64_t span) {
   if (entries == 0) return kNumericEmpty;
+  if (entries <= t.tinyProducts && products <= 2 * t.tinyProducts) return kNumericTiny;
   const bool small = products <= t.smallProducts;
   // A dense array is cleared and read over its whole span: worth it while the span stays
   // within a few times the row's entries.

@@ -35,9 +35,12 @@ KOKKOS_INLINE_FUNCTION int lowestBit32(std::uint32_t x) {
 template <class ExecSpace>
 constexpr bool kOneThreadTeams = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
 
+/// The largest Ordinal (computed here: std::numeric_limits is host code to nvcc without
+/// relaxed constexpr).
 template <class Ordinal>
 KOKKOS_INLINE_FUNCTION constexpr Ordinal emptyKey() {
-  return std::numeric_limits<Ordinal>::max();
+  static_assert(std::is_signed_v<Ordinal>, "signed ordinals");
+  return static_cast<Ordinal>(static_cast<std::make_unsigned_t<Ordinal>>(~std::make_unsigned_t<Ordinal>(0)) >> 1);
 }
 
 /// Inserts `key` into an open-addressing table of mask + 1 slots (linear probing, emptyKey()
