@@ -108,32 +108,6 @@ class ProductProgress {
   std::size_t drawnWidth_ = 0;
 };
 
-/// C as a host matrix (0-based indices, double values: a float converts exactly).
-template <class Csr>
-io::HostMatrix toHost(const Csr& c) {
-  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.rowPtr);
-  auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.colIdx);
-  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.values);
-  io::HostMatrix m;
-  m.numRows = c.numRows;
-  m.numCols = c.numCols;
-  const std::int64_t nnz = static_cast<std::int64_t>(values.extent(0));
-  m.row.resize(nnz);
-  m.col.resize(nnz);
-  m.value.resize(nnz);
-  for (std::int64_t i = 0; i < m.numRows; ++i) {
-    for (std::int64_t k = rowPtr(i); k < static_cast<std::int64_t>(rowPtr(i + 1)); ++k) {
-      m.row[k] = i;
-      m.col[k] = colIdx(k);
-      m.value[k] = static_cast<double>(values(k));
-    }
-  }
-  m.header.rows = m.numRows;
-  m.header.cols = m.numCols;
-  m.header.storedEntries = nnz;
-  return m;
-}
-
 /// hashCsr of a host matrix (entries sorted by row, then column) with its values as Value: the
 /// hash the same product gives on the device.
 template <class Value>
@@ -195,7 +169,7 @@ ProductRun runGustavson(const ExecSpace& exec, const Operands& in, const SpgemmA
   run.hash = hashCsr(C);
   run.threads = ExecSpace().concurrency();
   run.indexBits = 8 * sizeof(Index);
-  if (needHostC) run.c = toHost(C);
+  if (needHostC) run.c = hostFromCsr(C);
   return run;
 }
 

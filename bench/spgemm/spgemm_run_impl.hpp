@@ -112,36 +112,6 @@ bool sameBits(const HostProduct<Value>& x, const HostProduct<Value>& y) {
          sameBytes(x.colIdx, y.colIdx) && sameBytes(x.values, y.values);
 }
 
-/// C as the host reference wants it: entries by row, then column. Rows whose columns come
-/// unsorted (Kokkos Kernels) are sorted here; the stored order does not count for the check.
-template <class Value>
-io::HostMatrix toHostMatrix(const HostProduct<Value>& c) {
-  io::HostMatrix m;
-  m.numRows = c.numRows;
-  m.numCols = c.numCols;
-  const auto n = static_cast<std::size_t>(c.nnz());
-  m.row.reserve(n);
-  m.col.reserve(n);
-  m.value.reserve(n);
-  std::vector<std::pair<std::int32_t, Value>> entries;
-  for (std::int64_t i = 0; i < c.numRows; ++i) {
-    const std::int64_t begin = c.rowPtr(i), end = c.rowPtr(i + 1);
-    entries.clear();
-    for (std::int64_t e = begin; e < end; ++e) entries.emplace_back(c.colIdx(e), c.values(e));
-    const auto byColumn = [](const auto& x, const auto& y) { return x.first < y.first; };
-    if (!std::is_sorted(entries.begin(), entries.end(), byColumn)) std::sort(entries.begin(), entries.end(), byColumn);
-    for (const auto& [col, value] : entries) {
-      m.row.push_back(i);
-      m.col.push_back(col);
-      m.value.push_back(static_cast<double>(value));
-    }
-  }
-  m.header.rows = m.numRows;
-  m.header.cols = m.numCols;
-  m.header.storedEntries = m.nnz();
-  return m;
-}
-
 /// Seconds of each phase of one run; the ones an implementation does not have stay empty.
 struct RunTimes {
   std::optional<double> symbolic, numeric, reuse, workEstimation, compute, copy;
@@ -185,7 +155,7 @@ using CheckCache = std::map<std::string, CheckOutcome>;
 
 template <class Value>
 CheckOutcome checkProduct(const SpgemmCase& product, const HostProduct<Value>& c) {
-  const cli::SpgemmCheck check = cli::checkSpgemm(product.a, product.b, toHostMatrix(c), std::is_same_v<Value, float>);
+  const cli::SpgemmCheck check = cli::checkSpgemm(product.a, product.b, hostFromCsr(c), std::is_same_v<Value, float>);
   CheckOutcome out;
   out.maxRelError = check.maxRelError;
   out.withinBound = check.patternMatches && check.withinBound;

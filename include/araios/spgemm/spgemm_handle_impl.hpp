@@ -38,10 +38,7 @@ CsrMatrix<Value, Ordinal, Offset, Device> spgemm(const typename Device::executio
                                                  SpgemmStats* stats) {
   SpgemmHandle<Value, Ordinal, Offset, Device> product(exec, A, B, std::move(options));
   product.numeric(exec, A, B);
-  if (stats != nullptr) {
-    *stats = product.stats();
-    stats->symbolicSeconds = product.stats().symbolicSeconds;
-  }
+  if (stats != nullptr) *stats = product.stats();
   return product.result();
 }
 

@@ -422,15 +422,20 @@ class SpgemmPlan {
     }
   }
 
+  /// Accurate mode: the entries cBase..cEnd of C left NaN are summed again exactly.
+  void exactPass(const ExecSpace& exec, const Views& v, const Chunk& ch, Offset cBase, Offset cEnd) {
+    std::int64_t recomputed = 0;
+    Kokkos::parallel_reduce("araios::spgemm::exactEntries", Kokkos::RangePolicy<ExecSpace>(exec, 0, cEnd - cBase),
+                            ExactEntries<Value, Ordinal, Offset, ExecSpace>{v, ch.r0, ch.r1, cBase}, recomputed);
+    stats_.accurateRowsRecomputed += recomputed;
+  }
+
   void numericPhase(const ExecSpace& exec, const Csr& a, const Csr& b) {
     const Views v(a, b, c_);
     const Ordinal rows = c_.numRows;
     const Mode mode = options_.mode;
     stats_.accurateRowsRecomputed = 0;
     stats_.rowsDense = stats_.rowsShared = stats_.rowsGlobal = stats_.rowsTiny = 0;
-    if (mode == Mode::Accurate && rowPtrHost_.extent(0) == 0) {
-      rowPtrHost_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_.rowPtr);
-    }
     // Chunks: from the kept lists when they fit beside the expansions, else by rows (and, in
     // Accurate mode, by the expansions of their entries).
     // A chunk whose one row cannot hold its expansions (Accurate mode under a tight limit)
@@ -451,6 +456,10 @@ class SpgemmPlan {
     if (oneChunk) {
       ranges.push_back({0, rows, false});
     } else {
+      // Accurate chunks are cut by their entries: C's row offsets on the host, read once.
+      if (mode == Mode::Accurate && rowPtrHost_.extent(0) == 0) {
+        rowPtrHost_ = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_.rowPtr);
+      }
       const std::int64_t room = limit_ - cBytes_;
       Ordinal r = 0;
       while (r < rows) {
@@ -479,6 +488,12 @@ class SpgemmPlan {
         r = end;
       }
     }
+    // Accurate mode: the chunk's entries of C (its expansions are per entry), all of them in one
+    // chunk, else from the host offsets the chunks were cut by.
+    const auto entriesOf = [&](const Chunk& ch) {
+      return oneChunk ? std::pair<Offset, Offset>(0, static_cast<Offset>(stats_.nnz))
+                      : std::pair<Offset, Offset>(rowPtrHost_(ch.r0), rowPtrHost_(ch.r1));
+    };
     stats_.chunks = std::max<int>(1, static_cast<int>(ranges.size()));
     const int chunks = static_cast<int>(ranges.size());
     for (int k = 0; k < chunks; ++k) {
@@ -486,15 +501,9 @@ class SpgemmPlan {
       ch.r0 = ranges[k].r0;
       ch.r1 = ranges[k].r1;
       if (ranges[k].exactOnly) {
-        Offset cBase = 0, cEnd = 0;
-        exec.fence();
-        Kokkos::deep_copy(cBase, Kokkos::subview(c_.rowPtr, ch.r0));
-        Kokkos::deep_copy(cEnd, Kokkos::subview(c_.rowPtr, ch.r1));
+        const auto [cBase, cEnd] = entriesOf(ch);
         Kokkos::deep_copy(exec, Kokkos::subview(c_.values, Kokkos::make_pair(cBase, cEnd)), fp::quietNaN<Value>());
-        std::int64_t recomputed = 0;
-        Kokkos::parallel_reduce("araios::spgemm::exactEntries", Kokkos::RangePolicy<ExecSpace>(exec, 0, cEnd - cBase),
-                                ExactEntries<Value, Ordinal, Offset, ExecSpace>{v, ch.r0, ch.r1, cBase}, recomputed);
-        stats_.accurateRowsRecomputed += recomputed;
+        exactPass(exec, v, ch, cBase, cEnd);
         stats_.rowsGlobal += ch.r1 - ch.r0;
         noteBytes(cBytes_);
         report("numeric", ch.r1, k, chunks);
@@ -512,18 +521,12 @@ class SpgemmPlan {
       stats_.rowsTiny += ch.count[kNumericTiny];
       std::int64_t bytes = cBytes_ + (ch.r1 - ch.r0) * kRowBytes;
       if (mode == Mode::Accurate) {
-        Offset cBase = 0, cEnd = 0;
-        exec.fence();
-        Kokkos::deep_copy(cBase, Kokkos::subview(c_.rowPtr, ch.r0));
-        Kokkos::deep_copy(cEnd, Kokkos::subview(c_.rowPtr, ch.r1));
+        const auto [cBase, cEnd] = entriesOf(ch);
         Kokkos::View<ExpansionRowSum<Value>*, Device> expansions(
             Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spgemm::expansions"), cEnd - cBase);
         bytes += static_cast<std::int64_t>(cEnd - cBase) * kExpansionBytes;
         numericRows<Mode::Accurate>(exec, v, ch, expansions, cBase);
-        std::int64_t recomputed = 0;
-        Kokkos::parallel_reduce("araios::spgemm::exactEntries", Kokkos::RangePolicy<ExecSpace>(exec, 0, cEnd - cBase),
-                                ExactEntries<Value, Ordinal, Offset, ExecSpace>{v, ch.r0, ch.r1, cBase}, recomputed);
-        stats_.accurateRowsRecomputed += recomputed;
+        exactPass(exec, v, ch, cBase, cEnd);
       } else if (mode == Mode::Deterministic) {
         numericRows<Mode::Deterministic>(exec, v, ch, {}, 0);
       } else {

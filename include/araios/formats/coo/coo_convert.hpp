@@ -9,6 +9,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 namespace araios {
 
 /// cooFromHost builds CooMatrix::rowPtr only up to this many rows per stored entry (plus
@@ -92,6 +97,39 @@ Csr csrFromHost(const io::HostMatrix& host) {
   Csr csr = csrFromCoo(exec, cooFromHost<Coo>(host));
   exec.fence();
   return csr;
+}
+
+/// The other way: a CSR matrix (in any memory space; or any type with numRows, numCols, rowPtr,
+/// colIdx and values) as a host matrix, entries by row, then column (a row stored unsorted is
+/// sorted, as the host references want), values as double (exact for float).
+template <class Csr>
+io::HostMatrix hostFromCsr(const Csr& c) {
+  const auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.rowPtr);
+  const auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.colIdx);
+  const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.values);
+  io::HostMatrix m;
+  m.numRows = c.numRows;
+  m.numCols = c.numCols;
+  const auto n = static_cast<std::size_t>(values.extent(0));
+  m.row.reserve(n);
+  m.col.reserve(n);
+  m.value.reserve(n);
+  std::vector<std::pair<std::int64_t, double>> entries;
+  for (std::int64_t i = 0; i < m.numRows; ++i) {
+    entries.clear();
+    for (auto e = rowPtr(i); e < rowPtr(i + 1); ++e) entries.emplace_back(colIdx(e), static_cast<double>(values(e)));
+    const auto byColumn = [](const auto& x, const auto& y) { return x.first < y.first; };
+    if (!std::is_sorted(entries.begin(), entries.end(), byColumn)) std::sort(entries.begin(), entries.end(), byColumn);
+    for (const auto& [col, value] : entries) {
+      m.row.push_back(i);
+      m.col.push_back(col);
+      m.value.push_back(value);
+    }
+  }
+  m.header.rows = m.numRows;
+  m.header.cols = m.numCols;
+  m.header.storedEntries = m.nnz();
+  return m;
 }
 
 }  // namespace araios
