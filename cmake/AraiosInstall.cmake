@@ -4,6 +4,10 @@ install(DIRECTORY include/araios DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_M
 install(TARGETS araios araios_io araios_model araios_header_only EXPORT AraiosTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+if(ARAIOS_ENABLE_MPI)
+  install(TARGETS araios_distributed EXPORT AraiosTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 # The performance profiles measured on known devices, found by device name (araios/model).
 install(DIRECTORY profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/araios/profiles FILES_MATCHING PATTERN "*.json")
 set(ARAIOS_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Araios)

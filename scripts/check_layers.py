@@ -7,7 +7,8 @@ The layers, lowest first (a file may include only its own layer and those below 
   formats   araios/formats/ (the formats' structs, conversions, kernels and kernel parts)
   backends  araios/backends/ (hand-written kernel parts; they include kernel-part headers only,
             never a format's *_spmv.hpp or *_convert.hpp)
-  entry     araios/{spmv,spgemm,operator,kernel_builders,araios}.hpp, araios/solvers/, araios/model/, araios/spgemm/,
+  entry     araios/{spmv,spgemm,operator,kernel_builders,araios,distributed}.hpp, araios/solvers/, araios/model/,
+            araios/spgemm/, araios/distributed/,
             src/ (the rest)
 tools/, bench/ and tests/ sit above the library and may include any of it; the library never
 includes them (they are not on its include path). Every header under include/araios must belong
@@ -24,7 +25,8 @@ LAYERS = ["core", "formats", "backends", "entry"]
 CORE_TOP = {"error.hpp", "types.hpp", "mode.hpp", "hash.hpp", "format_options.hpp", "kernel_registry.hpp",
             "reference_spmv.hpp", "vector_ops.hpp", "seeded_vector.hpp",
             "format_footprints.hpp", "spmv_options.hpp", "reference_spgemm.hpp"}
-ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp", "spgemm.hpp"}
+ENTRY_TOP = {"spmv.hpp", "operator.hpp", "kernel_builders.hpp", "araios.hpp", "instantiations.hpp", "spgemm.hpp",
+             "distributed.hpp"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"](araios/[^>"]+)[>"]', re.M)
 
 
@@ -40,7 +42,8 @@ def layer_of(path):
             return "entry"
         return None
     return {"detail": "core", "io": "core", "primitives": "core", "formats": "formats", "backends": "backends",
-            "model": "entry", "solvers": "entry", "spgemm": "entry"}.get(parts[1])
+            "model": "entry", "solvers": "entry", "spgemm": "entry",
+            "distributed": "entry"}.get(parts[1])
 
 
 def check(repo):

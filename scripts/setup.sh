@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what Araios needs on Debian bookworm, as root, and is safe to run again:
-#   1. Debian packages (compiler tools, Boost.Test, CLI11, fmt, nlohmann-json, zlib, MPFR);
+#   1. Debian packages (compiler tools, Boost.Test, CLI11, fmt, nlohmann-json, zlib, MPFR, OpenMPI);
 #   2. Kokkos 3.4.1, built from Debian's trilinos 13.2.0 source package into .deps/kokkos-<backend>;
 #   3. with --kokkos-kernels only: Kokkos Kernels 3.4.1 from the same tarball, the CPU baseline of
 #      araios-bench, into .deps/kokkos-kernels-openmp. Araios itself never needs it.
@@ -49,7 +49,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # --- 1. Debian packages -------------------------------------------------------------------
 packages=(g++ cmake ninja-build make patch libboost-test-dev libboost-dev zlib1g-dev
-          libcli11-dev nlohmann-json3-dev libfmt-dev libmpfr-dev libgmp-dev dpkg-dev ca-certificates)
+          libcli11-dev nlohmann-json3-dev libfmt-dev libmpfr-dev libgmp-dev dpkg-dev ca-certificates
+          libopenmpi-dev openmpi-bin)
 # The fuzzer (fuzz/) needs clang; with --no-install-recommends, its libFuzzer runtime comes only
 # with libclang-rt-dev.
 if [ "$fuzz" = 1 ]; then packages+=(clang libclang-rt-dev); fi

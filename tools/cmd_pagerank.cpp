@@ -3,6 +3,9 @@
 // reference (the BRCP paper's top-100 metric).
 //
 // Exit codes: 0 converged; 3 did not converge in --maxiter iterations; 1 refused input.
+#ifdef ARAIOS_CLI_MPI
+#include "mpi/distributed_commands.hpp"
+#endif
 #include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
@@ -148,6 +151,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageR
 }  // namespace
 
 int runPageRank(const PageRankArgs& args) {
+#ifdef ARAIOS_CLI_MPI
+  if (launchedByMpi()) return runPageRankDistributed(args);
+#endif
   return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
     return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, args);

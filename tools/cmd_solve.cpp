@@ -3,6 +3,9 @@
 //
 // Exit codes: 0 converged; 3 did not converge (iteration limit or stagnation); 4 diverged or
 // broke down; 1 refused input (a zero diagonal for Jacobi, a bad right-hand side, ...).
+#ifdef ARAIOS_CLI_MPI
+#include "mpi/distributed_commands.hpp"
+#endif
 #include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
@@ -231,6 +234,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
 }  // namespace
 
 int runSolve(const SolveArgs& args) {
+#ifdef ARAIOS_CLI_MPI
+  if (launchedByMpi()) return runSolveDistributed(args);
+#endif
   return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
     return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, makeRhs(args.rhs, host.numRows), args);

@@ -6,6 +6,9 @@
 // Exit codes: 0 success; 1 refused input (shapes that do not match, unreadable files, a memory
 // limit below C's own size); 3 C differs from the host reference (its pattern, or an entry past
 // the rounding-error bound).
+#ifdef ARAIOS_CLI_MPI
+#include "mpi/distributed_commands.hpp"
+#endif
 #include "backend.hpp"
 #include "command_args.hpp"
 #include "load_matrix.hpp"
@@ -351,6 +354,9 @@ void printJson(const SpgemmArgs& args, const Operands& in, const ProductRun& run
 }  // namespace
 
 int runSpgemm(const SpgemmArgs& args) {
+#ifdef ARAIOS_CLI_MPI
+  if (launchedByMpi()) return runSpgemmDistributed(args);
+#endif
   const io::HostMatrix a = loadMatrix(args.fileA, args.run.dropInvalid, args.run.json);
   const bool sameFile = args.fileB.empty() || args.fileB == args.fileA;
   std::optional<io::HostMatrix> bRead;

@@ -4,7 +4,11 @@
 #include "backend.hpp"
 #include "command_args.hpp"
 #include "kernel_choice.hpp"
+#include "spmv_x.hpp"
 #include "typed_run.hpp"
+#ifdef ARAIOS_CLI_MPI
+#include "mpi/distributed_commands.hpp"
+#endif
 
 #include <araios/araios.hpp>
 
@@ -49,18 +53,6 @@ Repeatability measureRepeatability(const Operator& kernel, const Vector& x, cons
   }
   r.distinctResults = static_cast<int>(hashes.size());
   return r;
-}
-
-/// x in [-1, 1), from a seed: the same vector on every backend and every run. (The command's
-/// error column and its tests are calibrated on this x; araios repro and the library's
-/// seededVector use SplitMix64.)
-template <class Value>
-std::vector<Value> makeX(std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  std::vector<Value> x(n);
-  for (auto& v : x) v = static_cast<Value>(dist(rng));
-  return x;
 }
 
 template <class ExecSpace, class Value, class Ordinal, class Offset>
@@ -166,6 +158,9 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
 }  // namespace
 
 int runSpmv(const SpmvArgs& args) {
+#ifdef ARAIOS_CLI_MPI
+  if (launchedByMpi()) return runSpmvDistributed(args);
+#endif
   return runOnMatrix(args, [&](auto exec, auto value, auto index, const io::HostMatrix& host) {
     using Index = decltype(index);
     return runTyped<decltype(exec), decltype(value), Index, Index>(exec, host, args);

@@ -1,12 +1,21 @@
 // One chunk of Matrix Market data lines, parsed on its own. The messages are those of a
 // sequential read; only the line numbers are relative to the chunk (ParsedChunk::failure).
+// Also the parsing of a source's chunks on several threads, handed over in file order, and the
+// checks that need the lines and entries before a chunk.
 #include "matrix_market_chunk.hpp"
+
+#include <araios/error.hpp>
 
 #include "mm_text.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <condition_variable>
+#include <exception>
+#include <map>
+#include <mutex>
 #include <system_error>
+#include <thread>
 
 namespace araios::io::detail {
 namespace {
@@ -294,6 +303,203 @@ std::int64_t lineOfDataLine(std::string_view text, std::int64_t k) {
     if (isDataLine(line) && ++seen == k) return lines.lineNumber();
   }
   return lines.lineNumber();
+}
+
+std::int64_t lineOfDataLine(ChunkSource& source, std::int64_t k) {
+  std::int64_t linesBefore = 0, seen = 0;
+  TextChunk chunk;
+  while (source.next(chunk)) {
+    LineReader lines(chunk.text());
+    std::string_view line;
+    while (lines.next(line)) {
+      if (isDataLine(line) && ++seen == k) return linesBefore + lines.lineNumber();
+    }
+    linesBefore += lines.lineNumber();
+  }
+  return linesBefore;
+}
+
+int parserThreads(const ReadOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+namespace {
+
+/// Chunks a thread may have parsed ahead of the one that is put in place next. Two keep every
+/// thread busy while one waits for a slow chunk; the text in memory is at most about
+/// (kChunksAheadPerThread * threads + 1) chunks.
+constexpr std::size_t kChunksAheadPerThread = 2;
+
+struct Job {
+  TextChunk chunk;
+  ParsedChunk parsed;
+};
+
+/// The threads of parseChunksInOrder: each takes the next chunk of text, parses it, and files it;
+/// whichever thread finds the next chunk in line hands it (and those after it, ready) to the
+/// commit, one thread at a time.
+class ChunkPipeline {
+ public:
+  ChunkPipeline(ChunkSource& source, std::optional<TextChunk> first, const MatrixMarketHeader& header,
+                const ReadOptions& options, const ChunkCommit& commit)
+      : source_(source),
+        header_(header),
+        options_(options),
+        commit_(commit),
+        window_(kChunksAheadPerThread * static_cast<std::size_t>(parserThreads(options)) + 1),
+        pendingFirst_(std::move(first)) {}
+
+  void run() {
+    const int threads = parserThreads(options_);
+    std::vector<std::thread> helpers;
+    helpers.reserve(static_cast<std::size_t>(threads - 1));
+    for (int t = 1; t < threads; ++t) helpers.emplace_back([this] { work(); });
+    work();
+    for (std::thread& helper : helpers) helper.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      Job job;
+      std::size_t index = 0;
+      if (!takeChunk(job.chunk, index)) return;
+      try {
+        parseChunk(job.chunk.text(), header_, options_, job.parsed);
+        commitInOrder(index, std::move(job));
+      } catch (...) {  // out of memory: nothing may escape a thread
+        fail(std::current_exception());
+        return;
+      }
+    }
+  }
+
+  /// The next chunk of text and its place in the file; false when there is none left or the
+  /// read has stopped. Waits while the thread would run too far ahead of the chunks in place.
+  bool takeChunk(TextChunk& chunk, std::size_t& index) {
+    std::lock_guard<std::mutex> reading(sourceMutex_);  // the text is read in order
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      progress_.wait(lock, [&] { return stopped_ || handedOut_ < committed_ + window_; });
+      if (stopped_ || sourceDone_) return false;
+      index = handedOut_;
+    }
+    bool got = false;
+    try {
+      if (pendingFirst_) {
+        chunk = std::move(*pendingFirst_);
+        pendingFirst_.reset();
+        got = true;
+      } else {
+        got = source_.next(chunk);
+      }
+    } catch (...) {
+      fail(std::current_exception());
+      return false;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!got) {
+      sourceDone_ = true;
+      return false;
+    }
+    ++handedOut_;
+    return true;
+  }
+
+  void commitInOrder(std::size_t index, Job job) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ready_.emplace(index, std::move(job));
+    if (committing_) return;
+    committing_ = true;
+    while (!stopped_ && !ready_.empty() && ready_.begin()->first == committed_) {
+      Job next = std::move(ready_.begin()->second);
+      ready_.erase(ready_.begin());
+      lock.unlock();
+      bool goOn = false;
+      try {
+        goOn = commit_(next.chunk, next.parsed);
+      } catch (...) {
+        lock.lock();
+        stopped_ = true;
+        if (!error_) error_ = std::current_exception();
+        break;
+      }
+      lock.lock();
+      ++committed_;
+      if (!goOn) stopped_ = true;
+      progress_.notify_all();
+    }
+    committing_ = false;
+    progress_.notify_all();
+  }
+
+  void fail(std::exception_ptr error) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopped_ = true;
+    if (!error_) error_ = error;
+    progress_.notify_all();
+  }
+
+  ChunkSource& source_;
+  const MatrixMarketHeader& header_;
+  const ReadOptions& options_;
+  const ChunkCommit& commit_;
+  const std::size_t window_;
+
+  std::mutex sourceMutex_;
+  std::optional<TextChunk> pendingFirst_;
+
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable progress_;
+  std::size_t handedOut_ = 0;
+  std::size_t committed_ = 0;
+  bool sourceDone_ = false;
+  bool stopped_ = false;  // by an error, or by the commit
+  bool committing_ = false;
+  std::exception_ptr error_;
+  std::map<std::size_t, Job> ready_;
+};
+
+const char* itemsName(const MatrixMarketHeader& header) {
+  return header.format == MatrixMarketFormat::Coordinate ? "entries" : "values";
+}
+
+}  // namespace
+
+void parseChunksInOrder(ChunkSource& source, std::optional<TextChunk> first, const MatrixMarketHeader& header,
+                        const ReadOptions& options, const ChunkCommit& commit) {
+  ChunkPipeline(source, std::move(first), header, options, commit).run();
+}
+
+void checkDataRun(const ParsedChunk& run, std::int64_t found, std::int64_t linesBefore, const HeaderInfo& info,
+                  const std::string& name, const std::function<std::int64_t(std::int64_t)>& lineOfDataLine) {
+  const std::int64_t room = info.header.storedEntries - found;
+  const std::int64_t reached = run.dataLines + (run.failure ? 1 : 0);
+  // A sequential read refuses the first data line past the size line's count before looking
+  // at what it holds: that refusal comes before any problem the line itself has.
+  if (reached > room) {
+    const std::int64_t k = room + 1;
+    const std::int64_t line = (run.failure && k == reached) ? run.failure->line : lineOfDataLine(k);
+    const std::string count = std::to_string(info.header.storedEntries);
+    const char* items = itemsName(info.header);
+    throw ParseError(name, linesBefore + line,
+                     std::string("more ") + items + " than the " + count + " that the size line (line " +
+                         std::to_string(info.sizeLineNumber) + ") announces",
+                     count + " " + items);
+  }
+  if (run.failure) {
+    throw ParseError(name, linesBefore + run.failure->line, run.failure->problem, run.failure->expected);
+  }
+}
+
+void refuseTruncation(const HeaderInfo& info, const std::string& name, std::int64_t lastLine, std::int64_t found) {
+  const std::string count = std::to_string(info.header.storedEntries);
+  const char* items = itemsName(info.header);
+  throw ParseError(name, lastLine, "the file ends after " + std::to_string(found) + " of " + count + " " + items,
+                   count + " " + items + ", as the size line (line " + std::to_string(info.sizeLineNumber) +
+                       ") says");
 }
 
 }  // namespace araios::io::detail

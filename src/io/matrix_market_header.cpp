@@ -6,6 +6,7 @@
 #include "mm_text.hpp"
 
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace araios::io::detail {
@@ -202,6 +203,28 @@ bool parseHeader(std::string_view text, bool complete, const std::string& name, 
   } catch (const NeedMoreText&) {
     return false;
   }
+}
+
+HeaderInfo readHeader(ChunkSource& source, const std::string& name, TextChunk& data) {
+  TextChunk head;
+  bool complete = !source.next(head);
+  HeaderInfo info;
+  while (!parseHeader(head.text(), complete, name, info)) {
+    TextChunk more;
+    if (!source.next(more)) {
+      complete = true;
+      continue;
+    }
+    std::string joined(head.text());
+    joined.append(more.text());
+    head = TextChunk{std::move(joined), nullptr, 0, 0};
+    head.size = head.storage.size();
+  }
+  // The data starts in the same chunk, after the size line.
+  data = std::move(head);
+  data.begin += info.dataOffset;
+  data.size -= info.dataOffset;
+  return info;
 }
 
 }  // namespace araios::io::detail

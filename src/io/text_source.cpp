@@ -52,18 +52,24 @@ class ByteStream {
   virtual std::size_t read(char* to, std::size_t count) = 0;
 };
 
+/// A file from where its descriptor stands, up to `limit` bytes (all of it by default).
 class PlainFile : public ByteStream {
  public:
-  PlainFile(int fd, const std::string& path) : fd_(fd), path_(path) {
+  PlainFile(int fd, const std::string& path, std::uint64_t limit = UINT64_MAX) : fd_(fd), path_(path), left_(limit) {
     // The text is read once, front to back: let the kernel read ahead.
     ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   }
   ~PlainFile() override { ::close(fd_); }
 
   std::size_t read(char* to, std::size_t count) override {
+    count = static_cast<std::size_t>(std::min<std::uint64_t>(count, left_));
+    if (count == 0) return 0;
     for (;;) {
       const ssize_t got = ::read(fd_, to, count);
-      if (got >= 0) return static_cast<std::size_t>(got);
+      if (got >= 0) {
+        left_ -= static_cast<std::uint64_t>(got);
+        return static_cast<std::size_t>(got);
+      }
       if (errno != EINTR) throwCannotRead(path_, errno);
     }
   }
@@ -71,6 +77,7 @@ class PlainFile : public ByteStream {
  private:
   int fd_;
   std::string path_;
+  std::uint64_t left_;
 };
 
 /// zlib's description of the stream's error state, or an empty string when there is none.
@@ -319,6 +326,19 @@ std::unique_ptr<ChunkSource> ChunkSource::openFile(const std::string& path, std:
   ::close(fd);
   return std::make_unique<StreamChunks>(std::make_unique<GzipFile>(path), chunkBytes, fileBytes * kMaxDeflateRatio,
                                         false);
+}
+
+std::unique_ptr<ChunkSource> ChunkSource::openFileRange(const std::string& path, std::uint64_t begin,
+                                                        std::uint64_t end, std::size_t chunkBytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throwCannotOpen(path, errno);
+  if (::lseek(fd, static_cast<off_t>(begin), SEEK_SET) < 0) {
+    const int error = errno;
+    ::close(fd);
+    throwCannotRead(path, error);
+  }
+  const std::uint64_t bytes = end > begin ? end - begin : 0;
+  return std::make_unique<StreamChunks>(std::make_unique<PlainFile>(fd, path, bytes), chunkBytes, bytes, true);
 }
 
 std::unique_ptr<ChunkSource> ChunkSource::fromMemory(std::string_view text, std::size_t chunkBytes) {

@@ -33,6 +33,10 @@ class ChunkSource {
   /// of its own, a few blocks ahead of the caller), whatever the file is called. Throws
   /// araios::InputError naming the file when it cannot be opened.
   static std::unique_ptr<ChunkSource> openFile(const std::string& path, std::size_t chunkBytes);
+  /// The bytes [begin, end) of the plain (uncompressed) file `path`, where `begin` is the start
+  /// of a line: one process's share of a file that several read at once. Throws like openFile.
+  static std::unique_ptr<ChunkSource> openFileRange(const std::string& path, std::uint64_t begin, std::uint64_t end,
+                                                    std::size_t chunkBytes);
   /// Chunks that point into `text`, which must outlive the source.
   static std::unique_ptr<ChunkSource> fromMemory(std::string_view text, std::size_t chunkBytes);
 

@@ -88,7 +88,8 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
       throw InputError("CG: the diagonal has " + std::to_string(diagonal.extent(0)) + " entries; expected " +
                        std::to_string(x.extent(0)));
     }
-    checkDiagonal(exec, diagonal, true, "CG with the Jacobi preconditioner");
+    Impl::SolverContext<Operator>::collectively(
+        A, [&] { checkDiagonal(exec, diagonal, true, "CG with the Jacobi preconditioner"); });
   }
 
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
@@ -100,11 +101,10 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
   auto hostSlots = Kokkos::create_mirror(slots);  // a separate copy even on the host: readScalars writes its start
   const Scalar rho{slots, Slots::kRho}, pAp{slots, Slots::kPAp}, alpha{slots, Slots::kAlpha},
       rhoNew{slots, Slots::kRhoNew}, beta{slots, Slots::kBeta}, rnorm{slots, Slots::kRnorm};
-  ReductionWorkspace<Value, Device> ws;
-  ws.reserve(n);
+  auto ws = Impl::SolverContext<Operator>::reduction(A);
 
   SolveResult result;
-  const double bnorm = Impl::hostNorm(exec, b, options.mode, ws);
+  const double bnorm = Impl::hostNorm<Value, Device>(exec, b, options.mode, ws);
   if (bnorm == 0) {
     fill(exec, x, Value(0));
     exec.fence();
@@ -197,9 +197,9 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
 template <class ExecSpace, class Operator, class BView, class XView>
 SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const SolverOptions& options = {}) {
   Impl::checkSystem(A, b, x, "CG");
-  using Diagonal = Kokkos::View<typename Operator::value_type*, typename Operator::device_type>;
-  if (options.preconditioner == Preconditioner::None) return cg(exec, A, b, x, options, Diagonal());
-  return cg(exec, A, b, x, options, extractDiagonal(exec, A.csr()));
+  using Context = Impl::SolverContext<Operator>;
+  if (options.preconditioner == Preconditioner::None) return cg(exec, A, b, x, options, typename Context::Diagonal());
+  return cg(exec, A, b, x, options, Context::diagonal(exec, A));
 }
 
 }  // namespace araios

@@ -171,12 +171,14 @@ SolveResult gmres(const ExecSpace& exec, const Operator& A, const BView& b, cons
       throw InputError("GMRES: the diagonal has " + std::to_string(diagonal.extent(0)) + " entries; expected " +
                        std::to_string(x.extent(0)));
     }
-    checkDiagonal(exec, diagonal, false, "GMRES with the Jacobi preconditioner");
+    Impl::SolverContext<Operator>::collectively(
+        A, [&] { checkDiagonal(exec, diagonal, false, "GMRES with the Jacobi preconditioner"); });
   }
 
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
-  // More basis vectors than unknowns cannot help: the Krylov space is full by then.
-  const int m = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(options.restart, n)));
+  // More basis vectors than unknowns cannot help: the Krylov space is full by then (all the
+  // unknowns: A.numRows() counts every rank's rows when A is distributed).
+  const int m = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(options.restart, A.numRows())));
   const Slots at{m};
   // The basis (m + 1 vectors), r, Ax and z.
   Impl::requireSolverMemory<Value>(exec, static_cast<std::int64_t>(m) + 1 + (precondition ? 3 : 2), n, "GMRES");
@@ -189,12 +191,11 @@ SolveResult gmres(const ExecSpace& exec, const Operator& A, const BView& b, cons
   Vector z = precondition ? alloc("araios::gmres::z") : Vector();
   Kokkos::View<Value*, Device> slots("araios::gmres::scalars", at.count());
   auto hostSlots = Kokkos::create_mirror(slots);  // a separate copy even on the host: readScalars writes its start
-  ReductionWorkspace<Value, Device> ws;
-  ws.reserve(n);
+  auto ws = Impl::SolverContext<Operator>::reduction(A);
   auto column = [&](int j) { return Kokkos::subview(V, Kokkos::ALL, j); };
 
   SolveResult result;
-  const double bnorm = Impl::hostNorm(exec, b, options.mode, ws);
+  const double bnorm = Impl::hostNorm<Value, Device>(exec, b, options.mode, ws);
   if (bnorm == 0) {
     fill(exec, x, Value(0));
     exec.fence();
@@ -311,9 +312,9 @@ template <class ExecSpace, class Operator, class BView, class XView>
 SolveResult gmres(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x,
                   const SolverOptions& options = {}) {
   Impl::checkSystem(A, b, x, "GMRES");
-  using Diagonal = Kokkos::View<typename Operator::value_type*, typename Operator::device_type>;
-  if (options.preconditioner != Preconditioner::Jacobi) return gmres(exec, A, b, x, options, Diagonal());
-  return gmres(exec, A, b, x, options, extractDiagonal(exec, A.csr()));
+  using Context = Impl::SolverContext<Operator>;
+  if (options.preconditioner != Preconditioner::Jacobi) return gmres(exec, A, b, x, options, typename Context::Diagonal());
+  return gmres(exec, A, b, x, options, Context::diagonal(exec, A));
 }
 
 }  // namespace araios

@@ -58,17 +58,16 @@ SolveResult jacobi(const ExecSpace& exec, const Operator& A, const BView& b, con
     throw InputError("Jacobi: the diagonal has " + std::to_string(diagonal.extent(0)) + " entries; expected " +
                      std::to_string(x.extent(0)));
   }
-  checkDiagonal(exec, diagonal, false, "Jacobi");
+  Impl::SolverContext<Operator>::collectively(A, [&] { checkDiagonal(exec, diagonal, false, "Jacobi"); });
 
   const std::int64_t n = static_cast<std::int64_t>(x.extent(0));
   Impl::requireSolverMemory<Value>(exec, 3, n, "Jacobi");
   Vector current = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::x_a", "Jacobi");
   Vector next = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::x_b", "Jacobi");
   Vector product = Impl::allocateWorkVector<Vector>(exec, n, "araios::jacobi::Ax", "Jacobi");
-  ReductionWorkspace<Value, Device> ws;
-  ws.reserve(n);
+  auto ws = Impl::SolverContext<Operator>::reduction(A);
   copy(exec, x, current);
-  const double bnorm = Impl::hostNorm(exec, b, options.mode, ws);
+  const double bnorm = Impl::hostNorm<Value, Device>(exec, b, options.mode, ws);
 
   SolveResult result;
   result.setupSeconds = timer.seconds();
@@ -83,6 +82,7 @@ SolveResult jacobi(const ExecSpace& exec, const Operator& A, const BView& b, con
                             Impl::JacobiSweep<Vector, BView, DView>{current, next, product, b, diagonal},
                             Kokkos::Max<Value>(step));
     if (n == 0) step = 0;
+    step = Impl::SolverContext<Operator>::allMax(ws, step);
     result.iterations = k;
     result.residual = static_cast<double>(step);
     Impl::recordProgress(options, result, k, result.residual);
@@ -111,7 +111,7 @@ template <class ExecSpace, class Operator, class BView, class XView>
 SolveResult jacobi(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x,
                    const SolverOptions& options = {}) {
   Impl::checkSystem(A, b, x, "Jacobi");
-  return jacobi(exec, A, b, x, options, extractDiagonal(exec, A.csr()));
+  return jacobi(exec, A, b, x, options, Impl::SolverContext<Operator>::diagonal(exec, A));
 }
 
 }  // namespace araios

@@ -254,15 +254,18 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
   static_assert(std::is_same_v<typename RankView::value_type, Value>,
                 "rank must hold non-const values of the matrix's value type");
   Kokkos::Timer timer;
+  using Context = Impl::SolverContext<Operator>;
   const std::int64_t n = static_cast<std::int64_t>(transitionT.numRows());
+  // Entries of every vector held here: all n on one process, this rank's block when distributed.
+  const std::int64_t local = Context::localRows(transitionT);
   if (static_cast<std::int64_t>(transitionT.numCols()) != n) {
     throw InputError("PageRank: G^T is " + std::to_string(transitionT.numRows()) + " x " +
                      std::to_string(transitionT.numCols()) + "; expected a square matrix");
   }
-  if (static_cast<std::int64_t>(rank.extent(0)) != n || static_cast<std::int64_t>(dangling.extent(0)) != n) {
-    throw InputError("PageRank: the graph has " + std::to_string(n) + " nodes but rank has " +
+  if (static_cast<std::int64_t>(rank.extent(0)) != local || static_cast<std::int64_t>(dangling.extent(0)) != local) {
+    throw InputError("PageRank: the graph has " + std::to_string(local) + " nodes here but rank has " +
                      std::to_string(rank.extent(0)) + " and the dangling mask " + std::to_string(dangling.extent(0)) +
-                     " entries; expected both of " + std::to_string(n));
+                     " entries; expected both of " + std::to_string(local));
   }
   if (!(options.alpha >= 0 && options.alpha < 1)) {
     throw InputError("PageRank: alpha = " + std::to_string(options.alpha) + "; expected 0 <= alpha < 1");
@@ -272,7 +275,7 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
                      std::to_string(options.maxIterations) + "; expected both >= 0");
   }
   // Before rank is touched: a refused PageRank leaves it as it was.
-  Impl::requireSolverMemory<Value>(exec, options.norm == PageRankNorm::L1 ? 5 : 3, n, "PageRank");
+  Impl::requireSolverMemory<Value>(exec, options.norm == PageRankNorm::L1 ? 5 : 3, local, "PageRank");
   PageRankResult result;
   result.message = "PageRank did not converge in " + std::to_string(options.maxIterations) + " iterations";
   fill(exec, rank, Value(1));
@@ -282,22 +285,21 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
     return result;
   }
 
-  Vector current = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::R_a", "PageRank");
-  Vector next = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::R_b", "PageRank");
-  Vector product = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::GtR", "PageRank");
+  Vector current = Impl::allocateWorkVector<Vector>(exec, local, "araios::pagerank::R_a", "PageRank");
+  Vector next = Impl::allocateWorkVector<Vector>(exec, local, "araios::pagerank::R_b", "PageRank");
+  Vector product = Impl::allocateWorkVector<Vector>(exec, local, "araios::pagerank::GtR", "PageRank");
   Kokkos::View<Value*, Device> scalars("araios::pagerank::scalars", Impl::kPageRankSlots);
   const bool l1 = options.norm == PageRankNorm::L1;
   // The L1 test keeps every |R_{k+1,i} - R_{k,i}| and sums them as a dot product with ones
   // (each product is exact, so it is the sum in the mode's order).
   Vector change, ones;
   if (l1) {
-    change = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::dR", "PageRank");
-    ones = Impl::allocateWorkVector<Vector>(exec, n, "araios::pagerank::ones", "PageRank");
+    change = Impl::allocateWorkVector<Vector>(exec, local, "araios::pagerank::dR", "PageRank");
+    ones = Impl::allocateWorkVector<Vector>(exec, local, "araios::pagerank::ones", "PageRank");
     fill(exec, ones, Value(1));
   }
   auto changeHost = Kokkos::create_mirror(scalars);
-  ReductionWorkspace<Value, Device> ws;
-  ws.reserve(n);
+  auto ws = Context::reduction(transitionT);
   fill(exec, current, Value(1));
   const Value alpha = static_cast<Value>(options.alpha);
   const bool spread = options.dangling == PageRankDangling::Uniform;
@@ -314,14 +316,16 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
     const Impl::PageRankStep<Vector, Value, Device> step{current, next, product, scalars, alpha};
     Value measure = 0;
     if (l1) {
-      Kokkos::parallel_for("araios::pagerank::update", Policy(exec, 0, n),
+      Kokkos::parallel_for("araios::pagerank::update", Policy(exec, 0, local),
                            Impl::PageRankUpdateL1<Vector, Value, Device>{step, change});
       dot(exec, change, ones, DeviceScalar<Value, Device>{scalars, Impl::kPageRankChangeSlot}, options.mode, ws);
       readScalars(scalars, Impl::kPageRankChangeSlot, 1, changeHost);
       measure = changeHost(0);
     } else {
-      Kokkos::parallel_reduce("araios::pagerank::update", Policy(exec, 0, n),
+      Kokkos::parallel_reduce("araios::pagerank::update", Policy(exec, 0, local),
                               Impl::PageRankUpdateMax<Vector, Value, Device>{step}, Kokkos::Max<Value>(measure));
+      if (local == 0) measure = 0;
+      measure = Context::allMax(ws, measure);
     }
     std::swap(current, next);
     result.iterations = k;

@@ -6,6 +6,7 @@
 #include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/solvers/solve_result.hpp>
+#include <araios/solvers/diagonal.hpp>
 #include <araios/solvers/solver_options.hpp>
 #include <araios/operator.hpp>
 #include <araios/vector_ops.hpp>
@@ -20,6 +21,41 @@
 
 namespace araios::Impl {
 
+/// What a solver needs to know about where its operator's rows live. This is the one-process
+/// case; a distributed operator specialises it (araios/distributed/distributed_solvers.hpp)
+/// with reductions over the ranks, so that the solvers' code is the same for both.
+template <class Operator>
+struct SolverContext {
+  using Value = typename Operator::value_type;
+  using Device = typename Operator::device_type;
+  using Reduction = ReductionWorkspace<Value, Device>;
+  using Diagonal = Kokkos::View<Value*, Device>;
+
+  /// The reductions' workspace for vectors of the operator's rows.
+  static Reduction reduction(const Operator& A) {
+    Reduction ws;
+    ws.reserve(A.numRows());
+    return ws;
+  }
+  /// Rows, and entries of every vector, held here.
+  static std::int64_t localRows(const Operator& A) { return A.numRows(); }
+  /// The maximum of a value over everything that holds rows (here: the value).
+  template <class T>
+  static T allMax(Reduction&, T value) {
+    return value;
+  }
+  /// Runs a check that may throw; distributed, a failure on one rank is thrown on all.
+  template <class Step>
+  static void collectively(const Operator&, Step&& step) {
+    step();
+  }
+  /// The diagonal of the rows held here, from the CSR matrix A was built from.
+  template <class ExecSpace>
+  static Diagonal diagonal(const ExecSpace& exec, const Operator& A) {
+    return extractDiagonal(exec, A.csr());
+  }
+};
+
 template <class Operator, class BView, class XView>
 void checkSystem(const Operator& A, const BView& b, const XView& x, const char* who) {
   static_assert(Kokkos::is_view<BView>::value && BView::rank == 1, "b must be a rank-1 Kokkos::View");
@@ -30,11 +66,11 @@ void checkSystem(const Operator& A, const BView& b, const XView& x, const char* 
     throw InputError(std::string(who) + ": the matrix is " + std::to_string(A.numRows()) + " x " +
                      std::to_string(A.numCols()) + "; expected a square matrix");
   }
-  if (static_cast<std::int64_t>(b.extent(0)) != static_cast<std::int64_t>(A.numRows()) ||
-      static_cast<std::int64_t>(x.extent(0)) != static_cast<std::int64_t>(A.numRows())) {
-    throw InputError(std::string(who) + ": the matrix has " + std::to_string(A.numRows()) + " rows but b has " +
+  const std::int64_t rows = SolverContext<Operator>::localRows(A);
+  if (static_cast<std::int64_t>(b.extent(0)) != rows || static_cast<std::int64_t>(x.extent(0)) != rows) {
+    throw InputError(std::string(who) + ": the matrix has " + std::to_string(rows) + " rows here but b has " +
                      std::to_string(b.extent(0)) + " and x " + std::to_string(x.extent(0)) +
-                     " entries; expected both of " + std::to_string(A.numRows()));
+                     " entries; expected both of " + std::to_string(rows));
   }
 }
 
@@ -114,10 +150,11 @@ class DivergenceMonitor {
 
 /// ||b - A x|| / ||b|| (||b - A x|| when b = 0) for the returned x, in the solver's mode;
 /// t and r are work vectors of n entries. Synchronises.
-template <class ExecSpace, class Operator, class BView, class XView, class Vector, class Value, class Device>
+template <class ExecSpace, class Operator, class BView, class XView, class Vector, class Reduction>
 double finalRelativeResidual(const ExecSpace& exec, const Operator& A, const BView& b, const XView& x, const Vector& t,
-                             const Vector& r, double bnorm, const SolverOptions& options,
-                             ReductionWorkspace<Value, Device>& ws) {
+                             const Vector& r, double bnorm, const SolverOptions& options, Reduction& ws) {
+  using Value = typename Vector::non_const_value_type;
+  using Device = typename Vector::device_type;
   residual(exec, A, b, x, t, r);
   Kokkos::View<Value*, Device> slot("araios::solver::final_residual", 1);
   norm2(exec, r, DeviceScalar<Value, Device>{slot, 0}, options.mode, ws);
@@ -128,8 +165,8 @@ double finalRelativeResidual(const ExecSpace& exec, const Operator& A, const BVi
 }
 
 /// ||v|| in the solver's mode, back on the host. Synchronises.
-template <class ExecSpace, class VView, class Value, class Device>
-double hostNorm(const ExecSpace& exec, const VView& v, ReductionMode mode, ReductionWorkspace<Value, Device>& ws) {
+template <class Value, class Device, class ExecSpace, class VView, class Reduction>
+double hostNorm(const ExecSpace& exec, const VView& v, ReductionMode mode, Reduction& ws) {
   Kokkos::View<Value*, Device> slot("araios::solver::norm", 1);
   norm2(exec, v, DeviceScalar<Value, Device>{slot, 0}, mode, ws);
   exec.fence();
