@@ -9,6 +9,7 @@
 #include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
+#include "solver_args.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -34,13 +35,7 @@ template <class ExecSpace, class Value, class Ordinal, class Offset>
 int runTyped(const ExecSpace& exec, const io::HostMatrix& adjacency, const PageRankArgs& args) {
   using Device = typename ExecSpace::device_type;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  PageRankOptions options;
-  options.alpha = args.alpha;
-  options.tolerance = args.tol;
-  options.maxIterations = args.maxIterations;
-  options.dangling = args.dangling == "drop" ? PageRankDangling::Drop : PageRankDangling::Uniform;
-  options.norm = args.norm == "max" ? PageRankNorm::Max : PageRankNorm::L1;
-  options.mode = parseMode(args.mode);
+  const PageRankOptions options = pageRankOptions(args);
 
   Kokkos::Timer timer;
   const PageRankGraph graph = pageRankGraph(adjacency, !args.unweighted);

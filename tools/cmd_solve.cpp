@@ -9,6 +9,7 @@
 #include "auto_options.hpp"
 #include "backend.hpp"
 #include "command_args.hpp"
+#include "solver_args.hpp"
 #include "typed_run.hpp"
 
 #include <araios/araios.hpp>
@@ -121,15 +122,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const std::vecto
                      "; expected a square matrix");
   }
   const SolverMethod method = solverMethodFromString(args.method);
-  SolverOptions options;
-  options.tolerance = args.tol;
-  options.maxIterations = args.maxIterations;
-  options.restart = args.restart;
-  options.reorthogonalize = args.reorthogonalize;
-  options.mode = parseMode(args.mode);
-  options.preconditioner = args.precond.empty()  ? Preconditioner::Default
-                           : args.precond == "none" ? Preconditioner::None
-                                                    : Preconditioner::Jacobi;
+  SolverOptions options = solverOptions(args);
   // Every kernel's deterministic and accurate modes give the same products on every backend.
   const bool spmvReproducible = options.mode != Mode::Fast;
 

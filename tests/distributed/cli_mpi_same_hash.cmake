@@ -1,4 +1,4 @@
-# araios spmv, solve and pagerank under mpiexec on RANKS ranks print the hash of the one-process
+# araios spmv, solve, pagerank and spgemm under mpiexec on RANKS ranks print the hash of the one-process
 # run, and the keys ranks, halo_bytes and comm_s.
 # -DARAIOS=... -DMPIEXEC=... -DRANKS=N -DMATRIX=... (SPD) -DSYSTEM=... (nonsymmetric) -DGRAPH=...
 function(run_json out)
@@ -39,3 +39,5 @@ check(cg solve ${MATRIX} --method cg --format sell --tol 1e-8 --json)
 check(gmres solve ${SYSTEM} --method gmres --precond jacobi --format csr-scalar --tol 1e-8 --maxiter 200 --json)
 check(jacobi solve ${SYSTEM} --method jacobi --format csr-scalar --tol 1e-6 --maxiter 200 --json)
 check(pagerank pagerank ${GRAPH} --format csr-scalar --json)
+check(spgemm spgemm ${MATRIX} --json)
+check(spgemm-accurate spgemm ${SYSTEM} --mode accurate --json)

@@ -2,6 +2,7 @@
 // rank 0 prints what one process prints, plus ranks, halo_bytes and comm_s.
 #include "accuracy.hpp"
 #include "kernel_choice.hpp"
+#include "solver_args.hpp"
 #include "mpi/distributed_commands.hpp"
 #include "mpi/distributed_run.hpp"
 #include "spmv_x.hpp"
@@ -128,15 +129,7 @@ std::vector<double> distributedRhs(const std::string& spec, std::int64_t n) {
 template <class ExecSpace, class Value>
 int solveTyped(const ExecSpace& exec, const DistributedHostMatrix& m, const SolveArgs& args) {
   using Device = typename ExecSpace::device_type;
-  SolverOptions options;
-  options.tolerance = args.tol;
-  options.maxIterations = args.maxIterations;
-  options.restart = args.restart;
-  options.reorthogonalize = args.reorthogonalize;
-  options.mode = parseMode(args.mode);
-  options.preconditioner = args.precond.empty()      ? Preconditioner::Default
-                           : args.precond == "none" ? Preconditioner::None
-                                                    : Preconditioner::Jacobi;
+  SolverOptions options = solverOptions(args);
   const SolverMethod method = solverMethodFromString(args.method);
   const Distributed<Value, ExecSpace> A(exec, m, operatorOptions(args.format, args.mode, args.force, args.portable));
   const auto b = blockOf<Value, Device>(A.partition(), distributedRhs(args.rhs, m.numRows()), "b");
@@ -194,13 +187,7 @@ int pagerankTyped(const ExecSpace& exec, const PageRankArgs& args) {
   for (std::size_t i = 0; i < mask.size(); ++i) mask[i] = graph.dangling[i];
   mask.resize(rows.numRows());
   ARAIOS_MPI_CHECK(MPI_Bcast(mask.data(), static_cast<int>(mask.size()), MPI_DOUBLE, 0, world()));
-  PageRankOptions options;
-  options.alpha = args.alpha;
-  options.tolerance = args.tol;
-  options.maxIterations = args.maxIterations;
-  options.dangling = args.dangling == "drop" ? PageRankDangling::Drop : PageRankDangling::Uniform;
-  options.norm = args.norm == "max" ? PageRankNorm::Max : PageRankNorm::L1;
-  options.mode = parseMode(args.mode);
+  const PageRankOptions options = pageRankOptions(args);
   const Distributed<Value, ExecSpace> Gt(exec, rows, operatorOptions(args.format, args.mode, args.force, args.portable));
   Kokkos::View<Value*, Device> ranks("rank", Gt.localRows());
   const PageRankResult result = pagerank(exec, Gt, blockOf<Value, Device>(Gt.partition(), mask, "dangling"), ranks, options);

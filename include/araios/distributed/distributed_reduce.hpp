@@ -11,7 +11,7 @@
 //                  positions, each summed by 32 lanes, then a pairwise tree over the chunk
 //                  index. Each rank sums the chunks that start in its block, and the largest
 //                  subtrees of the global tree that its chunks complete; the at most
-//                  2 log2(chunks) + 1 subtree values of every rank are exchanged with one
+//                  2 (ceil(log2 chunks) + 1) + 1 subtree values of every rank are exchanged with one
 //                  MPI_Allgather and every rank finishes the same tree. A chunk cut by a block
 //                  boundary is summed by the rank where it starts, which receives the entries
 //                  of the chunk's rest (fewer than kDotChunk) from the ranks that hold them.
