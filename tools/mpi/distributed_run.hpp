@@ -24,14 +24,14 @@ DistributedHostMatrix readRows(const std::string& file, const RunOptions& run);
 template <class T>
 T maxOverRanks(T value) {
   T result = value;
-  ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, std::is_same_v<T, double> ? MPI_DOUBLE : MPI_INT64_T, MPI_MAX, world()));
+  ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, Impl::mpiType<T>(), MPI_MAX, world()));
   return result;
 }
 
 template <class T>
 T sumOverRanks(T value) {
   T result = value;
-  ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, std::is_same_v<T, double> ? MPI_DOUBLE : MPI_INT64_T, MPI_SUM, world()));
+  ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, Impl::mpiType<T>(), MPI_SUM, world()));
   return result;
 }
 
@@ -61,7 +61,7 @@ std::vector<typename View::non_const_value_type> gatherOnRankZero(const RowParti
     counts[r] = static_cast<int>(p.rows(r));
     starts[r] = static_cast<int>(p.begin(r));
   }
-  const MPI_Datatype type = std::is_same_v<Value, float> ? MPI_FLOAT : MPI_DOUBLE;
+  const MPI_Datatype type = Impl::mpiType<Value>();
   std::vector<Value> all(rank == 0 ? p.numRows() : 0);
   ARAIOS_MPI_CHECK(MPI_Gatherv(host.data(), counts[rank], type, all.data(), counts.data(), starts.data(), type, 0,
                                world()));

@@ -140,11 +140,11 @@ class DistributedOperator {
       : state_(std::make_shared<State>()) {
     State& s = *state_;
     s.comm = matrix.comm;
+    s.rank = commRank(s.comm);
     s.rows = matrix.partition;
     s.numRows = matrix.numRows();
     s.numCols = matrix.numCols();
     s.options = options;
-    const int rank = commRank(s.comm);
     agreeOnErrors(s.comm, [&] {
       s.columns = columns ? *columns
                           : (s.numRows == s.numCols ? s.rows : RowPartition::uniform(s.numCols, commSize(s.comm)));
@@ -169,7 +169,7 @@ class DistributedOperator {
       }
     });
     s.halo = makeHaloPlan(s.comm, s.columns, matrix.local.col);
-    agreeOnErrors(s.comm, [&] { build(exec, matrix, rank); });
+    agreeOnErrors(s.comm, [&] { build(exec, matrix); });
   }
 
   /// y = A x on this rank's block: x and y hold localRows() entries (the column block for x).
@@ -237,8 +237,8 @@ class DistributedOperator {
   const RowPartition& columnPartition() const { return state_->columns; }
   std::int64_t numRows() const { return state_->numRows; }
   std::int64_t numCols() const { return state_->numCols; }
-  std::int64_t localRows() const { return state_->rows.rows(commRank(state_->comm)); }
-  std::int64_t firstRow() const { return state_->rows.begin(commRank(state_->comm)); }
+  std::int64_t localRows() const { return state_->rows.rows(state_->rank); }
+  std::int64_t firstRow() const { return state_->rows.begin(state_->rank); }
   Mode mode() const { return state_->options.mode; }
   /// The kernel this rank's rows run (with Kernel::Auto, ranks may choose differently).
   const KernelEntry& kernel() const { return (state_->split ? state_->boundary : state_->whole).kernel(); }
@@ -264,6 +264,7 @@ class DistributedOperator {
 #endif
   struct State {
     MPI_Comm comm = MPI_COMM_NULL;
+    int rank = 0;
     RowPartition rows, columns;
     std::int64_t numRows = 0, numCols = 0;
     OperatorOptions options;
@@ -295,13 +296,14 @@ class DistributedOperator {
     return d;
   }
 
-  void build(const ExecSpace& exec, const DistributedHostMatrix& matrix, int rank) {
+  void build(const ExecSpace& exec, const DistributedHostMatrix& matrix) {
     State& s = *state_;
+    const int rank = s.rank;
     const HaloPlan& h = s.halo;
     const io::HostMatrix& m = matrix.local;
     const std::int64_t firstRow = s.rows.begin(rank), rows = s.rows.rows(rank);
     // Interior rows touch owned columns only; the others wait for the halo.
-    Impl::LocalRows whole, interior, boundary;
+    Impl::LocalRows interior, boundary;
     std::vector<double> diag(rows, 0.0);
     std::int64_t k = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
@@ -313,14 +315,13 @@ class DistributedOperator {
         if (m.col[k] == row) diag[i] += m.value[k];
         ++k;
       }
-      for (Impl::LocalRows* part : {&whole, inside ? &interior : &boundary}) {
-        part->rows.push_back(i);
-        for (std::int64_t e = begin; e < k; ++e) {
-          part->cols.push_back(h.slotOf(m.col[e]));
-          part->values.push_back(m.value[e]);
-        }
-        part->rowPtr.push_back(static_cast<std::int64_t>(part->cols.size()));
+      Impl::LocalRows& part = inside ? interior : boundary;
+      part.rows.push_back(i);
+      for (std::int64_t e = begin; e < k; ++e) {
+        part.cols.push_back(h.slotOf(m.col[e]));
+        part.values.push_back(m.value[e]);
       }
+      part.rowPtr.push_back(static_cast<std::int64_t>(part.cols.size()));
     }
     if (k != static_cast<std::int64_t>(m.row.size())) {
       throw InputError("DistributedOperator: rank " + std::to_string(rank) + " holds an entry of row " +
@@ -342,7 +343,9 @@ class DistributedOperator {
       s.interiorY = Vector("araios::distributed::interior_y", interior.rows.size());
       s.boundaryY = Vector("araios::distributed::boundary_y", boundary.rows.size());
     } else {
-      s.whole = Local(exec, Impl::deviceCsr<Csr>(whole, extended), s.options);
+      // Unsplit, one part holds every row in order: without exchanges no row has a ghost, and
+      // otherwise one part is empty.
+      s.whole = Local(exec, Impl::deviceCsr<Csr>(boundary.rows.empty() ? interior : boundary, extended), s.options);
     }
     s.diagonal = Vector(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::distributed::diagonal"), rows);
     auto d = Kokkos::create_mirror_view(s.diagonal);
@@ -363,7 +366,7 @@ class DistributedOperator {
       sendBase = s.stagedSend.data();
       receiveBase = s.stagedReceive.data();
     }
-    const MPI_Datatype type = std::is_same_v<Value, float> ? MPI_FLOAT : MPI_DOUBLE;
+    const MPI_Datatype type = Impl::mpiType<Value>();
     constexpr int kTag = 7201;
     for (const HaloPlan::Message& r : h.receives) {
       // Staged, the ghosts are packed without the owned gap.

@@ -236,18 +236,11 @@ class DistributedReduction {
   template <class T>
   T allMax(T value) {
     T result = value;
-    timed([&] { ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, mpiType<T>(), MPI_MAX, comm_)); });
+    timed([&] { ARAIOS_MPI_CHECK(MPI_Allreduce(&value, &result, 1, Impl::mpiType<T>(), MPI_MAX, comm_)); });
     return result;
   }
 
  private:
-  template <class T>
-  static MPI_Datatype mpiType() {
-    if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
-    else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
-    else return MPI_INT64_T;
-  }
-
   template <class F>
   void timed(F&& f) {
     Kokkos::Timer timer;
@@ -271,7 +264,7 @@ class DistributedReduction {
     Value mine = 0, sum = 0;
     exec.fence();
     Kokkos::deep_copy(mine, Kokkos::subview(slot_, 0));
-    timed([&] { ARAIOS_MPI_CHECK(MPI_Allreduce(&mine, &sum, 1, mpiType<Value>(), MPI_SUM, comm_)); });
+    timed([&] { ARAIOS_MPI_CHECK(MPI_Allreduce(&mine, &sum, 1, Impl::mpiType<Value>(), MPI_SUM, comm_)); });
     store(exec, sum, target, transform);
   }
 
@@ -344,14 +337,14 @@ class DistributedReduction {
       for (std::size_t f = 0; f < p.fragments.size(); ++f) {
         fragments[f].resize(2 * p.fragments[f].second);
         requests.emplace_back();
-        ARAIOS_MPI_CHECK(MPI_Irecv(fragments[f].data(), static_cast<int>(fragments[f].size()), mpiType<Value>(),
+        ARAIOS_MPI_CHECK(MPI_Irecv(fragments[f].data(), static_cast<int>(fragments[f].size()), Impl::mpiType<Value>(),
                                    p.fragments[f].first, kTag, comm_, &requests.back()));
       }
       std::vector<Value> head(headX);
       head.insert(head.end(), headY.begin(), headY.end());
       if (p.headLength > 0) {
         requests.emplace_back();
-        ARAIOS_MPI_CHECK(MPI_Isend(head.data(), static_cast<int>(head.size()), mpiType<Value>(), p.headOwner, kTag,
+        ARAIOS_MPI_CHECK(MPI_Isend(head.data(), static_cast<int>(head.size()), Impl::mpiType<Value>(), p.headOwner, kTag,
                                    comm_, &requests.back()));
       }
       ARAIOS_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));

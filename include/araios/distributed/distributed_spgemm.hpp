@@ -92,13 +92,6 @@ constexpr std::int64_t kSpgemmMessageElements = std::int64_t(1) << 27;
 /// Tags of the exchange's point-to-point messages, one per kind of content.
 enum SpgemmExchangeTag : int { kSpgemmRowIdsTag = 7401, kSpgemmLengthsTag, kSpgemmColumnsTag, kSpgemmValuesTag };
 
-template <class T>
-MPI_Datatype spgemmMpiType() {
-  static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, double>, "int64 and double only");
-  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
-  else return MPI_INT64_T;
-}
-
 /// Sends send[sendStart_r, + sendCount[r]) to every rank r and receives recv[recvStart_r, +
 /// recvCount[r]) from it, the starts being the prefix sums of the counts (recv is sized by the
 /// caller). This rank's own block is copied. Point to point, only between ranks with something
@@ -119,7 +112,7 @@ std::pair<std::int64_t, std::int64_t> exchangeBlocks(MPI_Comm comm, int tag, con
       for (std::int64_t done = 0; done < recvCount[r]; done += kSpgemmMessageElements) {
         const int n = static_cast<int>(std::min(kSpgemmMessageElements, recvCount[r] - done));
         requests.emplace_back();
-        ARAIOS_MPI_CHECK(MPI_Irecv(recv.data() + recvAt + done, n, spgemmMpiType<T>(), r, tag, comm, &requests.back()));
+        ARAIOS_MPI_CHECK(MPI_Irecv(recv.data() + recvAt + done, n, mpiType<T>(), r, tag, comm, &requests.back()));
       }
       received += recvCount[r];
     }
@@ -132,7 +125,7 @@ std::pair<std::int64_t, std::int64_t> exchangeBlocks(MPI_Comm comm, int tag, con
       for (std::int64_t done = 0; done < sendCount[r]; done += kSpgemmMessageElements) {
         const int n = static_cast<int>(std::min(kSpgemmMessageElements, sendCount[r] - done));
         requests.emplace_back();
-        ARAIOS_MPI_CHECK(MPI_Isend(send.data() + sendAt + done, n, spgemmMpiType<T>(), r, tag, comm, &requests.back()));
+        ARAIOS_MPI_CHECK(MPI_Isend(send.data() + sendAt + done, n, mpiType<T>(), r, tag, comm, &requests.back()));
       }
       sent += sendCount[r];
     }

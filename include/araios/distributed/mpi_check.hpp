@@ -7,7 +7,9 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace araios {
 
@@ -27,6 +29,18 @@ inline std::string mpiErrorString(int code) {
   int length = 0;
   if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
   return std::string(text, length);
+}
+
+/// The MPI datatype of the C++ types Araios sends.
+template <class T>
+MPI_Datatype mpiType() {
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  else if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  else if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
+  else {
+    static_assert(std::is_same_v<T, int>, "float, double, int64_t or int");
+    return MPI_INT;
+  }
 }
 
 /// Throws MpiError when an MPI call did not return MPI_SUCCESS.
