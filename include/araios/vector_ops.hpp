@@ -8,7 +8,10 @@
 // Every element is computed by one thread with one fixed formula, so the result does not
 // depend on the backend or the thread count; multiply-adds are explicit fp::fma calls (see
 // primitives/fp.hpp for why), which makes them bitwise identical on CPUs and GPUs as well.
-// Like every Kokkos kernel, each call is asynchronous with respect to the host.
+// Like every Kokkos kernel, each call is asynchronous with respect to the host. The kernels
+// launch through Impl::lightParallelFor: on a GPU a RangePolicy would leave them at about half
+// the memory bandwidth (detail/light_parallel_for.hpp says why).
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/fp.hpp>
@@ -20,9 +23,6 @@
 
 namespace araios {
 namespace Impl {
-
-template <class ExecSpace>
-using VectorPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
 
 template <class AView, class BView>
 void requireSameLength(const AView& a, const BView& b, const char* what) {
@@ -124,55 +124,55 @@ struct SubtractKernel {
 /// y_i = value.
 template <class ExecSpace, class YView>
 void fill(const ExecSpace& exec, const YView& y, typename YView::non_const_value_type value) {
-  Kokkos::parallel_for("araios::fill", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::FillKernel<YView, typename YView::non_const_value_type>{y, value});
+  Impl::lightParallelFor("araios::fill", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::FillKernel<YView, typename YView::non_const_value_type>{y, value});
 }
 
 /// y_i = x_i. Works between Views of different layouts (a column of a 2-D View, say).
 template <class ExecSpace, class XView, class YView>
 void copy(const ExecSpace& exec, const XView& x, const YView& y) {
   Impl::requireSameLength(x, y, "araios::copy");
-  Kokkos::parallel_for("araios::copy", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::CopyKernel<XView, YView>{x, y});
+  Impl::lightParallelFor("araios::copy", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::CopyKernel<XView, YView>{x, y});
 }
 
 /// x_i = alpha * x_i.
 template <class ExecSpace, class Alpha, class XView>
 void scale(const ExecSpace& exec, const Alpha& alpha, const XView& x) {
-  Kokkos::parallel_for("araios::scale", Impl::VectorPolicy<ExecSpace>(exec, 0, x.extent(0)),
-                       Impl::ScaleKernel<XView, Alpha>{alpha, x});
+  Impl::lightParallelFor("araios::scale", exec, static_cast<std::int64_t>(x.extent(0)),
+                         Impl::ScaleKernel<XView, Alpha>{alpha, x});
 }
 
 /// y_i = fma(alpha, x_i, y_i): alpha*x + y with one rounding.
 template <class ExecSpace, class Alpha, class XView, class YView>
 void axpy(const ExecSpace& exec, const Alpha& alpha, const XView& x, const YView& y) {
   Impl::requireSameLength(x, y, "araios::axpy");
-  Kokkos::parallel_for("araios::axpy", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::AxpyKernel<XView, YView, Alpha>{alpha, x, y});
+  Impl::lightParallelFor("araios::axpy", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::AxpyKernel<XView, YView, Alpha>{alpha, x, y});
 }
 
 /// y_i = fma(alpha, x_i, beta * y_i): alpha*x + beta*y.
 template <class ExecSpace, class Alpha, class XView, class Beta, class YView>
 void axpby(const ExecSpace& exec, const Alpha& alpha, const XView& x, const Beta& beta, const YView& y) {
   Impl::requireSameLength(x, y, "araios::axpby");
-  Kokkos::parallel_for("araios::axpby", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::AxpbyKernel<XView, YView, Alpha, Beta>{alpha, x, beta, y});
+  Impl::lightParallelFor("araios::axpby", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::AxpbyKernel<XView, YView, Alpha, Beta>{alpha, x, beta, y});
 }
 
 /// y_i = fma(beta, y_i, x_i): x + beta*y with one rounding (the CG direction update).
 template <class ExecSpace, class XView, class Beta, class YView>
 void xpby(const ExecSpace& exec, const XView& x, const Beta& beta, const YView& y) {
   Impl::requireSameLength(x, y, "araios::xpby");
-  Kokkos::parallel_for("araios::xpby", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::XpbyKernel<XView, YView, Beta>{x, beta, y});
+  Impl::lightParallelFor("araios::xpby", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::XpbyKernel<XView, YView, Beta>{x, beta, y});
 }
 
 /// y_i = x_i / s (a true division, not a multiplication by 1/s, which rounds twice).
 template <class ExecSpace, class XView, class Divisor, class YView>
 void divide(const ExecSpace& exec, const XView& x, const Divisor& s, const YView& y) {
   Impl::requireSameLength(x, y, "araios::divide");
-  Kokkos::parallel_for("araios::divide", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::DivideByScalarKernel<XView, YView, Divisor>{x, s, y});
+  Impl::lightParallelFor("araios::divide", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::DivideByScalarKernel<XView, YView, Divisor>{x, s, y});
 }
 
 /// y_i = x_i / d_i (a diagonal preconditioner).
@@ -180,8 +180,8 @@ template <class ExecSpace, class XView, class DView, class YView>
 void divideElementwise(const ExecSpace& exec, const XView& x, const DView& d, const YView& y) {
   Impl::requireSameLength(x, y, "araios::divideElementwise");
   Impl::requireSameLength(d, y, "araios::divideElementwise");
-  Kokkos::parallel_for("araios::divideElementwise", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::DivideElementwiseKernel<XView, DView, YView>{x, d, y});
+  Impl::lightParallelFor("araios::divideElementwise", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::DivideElementwiseKernel<XView, DView, YView>{x, d, y});
 }
 
 /// y_i = a_i - b_i (a residual b - A x from the product A x).
@@ -189,8 +189,8 @@ template <class ExecSpace, class AView, class BView, class YView>
 void subtract(const ExecSpace& exec, const AView& a, const BView& b, const YView& y) {
   Impl::requireSameLength(a, y, "araios::subtract");
   Impl::requireSameLength(b, y, "araios::subtract");
-  Kokkos::parallel_for("araios::subtract", Impl::VectorPolicy<ExecSpace>(exec, 0, y.extent(0)),
-                       Impl::SubtractKernel<AView, BView, YView>{a, b, y});
+  Impl::lightParallelFor("araios::subtract", exec, static_cast<std::int64_t>(y.extent(0)),
+                         Impl::SubtractKernel<AView, BView, YView>{a, b, y});
 }
 
 }  // namespace araios

@@ -5,6 +5,7 @@
 // operator without help specialises Impl::ExtractDiagonal (CSR, COO and CSC do, here). For any
 // other format, pass the diagonal to the solver yourself: extract it from the CSR matrix the
 // format was built from (what the command line does).
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/csc/csc.hpp>
@@ -92,8 +93,8 @@ struct ExtractDiagonal<CooMatrix<V, O, S, D>> {
   template <class ExecSpace, class DView>
   static void apply(const ExecSpace& exec, const CooMatrix<V, O, S, D>& A, const DView& d) {
     Kokkos::deep_copy(exec, d, V(0));
-    Kokkos::parallel_for("araios::diagonal::coo", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<S>>(exec, 0, A.nnz()),
-                         CooDiagonalKernel<CooMatrix<V, O, S, D>, DView>{A, d});
+    lightParallelFor("araios::diagonal::coo", exec, static_cast<std::int64_t>(A.nnz()),
+                     CooDiagonalKernel<CooMatrix<V, O, S, D>, DView>{A, d});
   }
 };
 

@@ -19,6 +19,7 @@
 // Stops when ||b - A x|| <= tol ||b|| at a restart, after maxIterations Arnoldi steps in all,
 // or, as stagnated, after stagnationCycles consecutive cycles that each reduced the true
 // residual by less than the factor stagnationFactor.
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/solvers/diagonal.hpp>
 #include <araios/solvers/solver_support.hpp>
 
@@ -295,10 +296,9 @@ SolveResult gmres(const ExecSpace& exec, const Operator& A, const BView& b, cons
     }
     if (columns > 0) {
       Impl::runOnce("araios::gmres::triangle", exec, Impl::GmresSolveTriangle<Value, Device>{slots, at, columns});
-      Kokkos::parallel_for("araios::gmres::update_x",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
-                           Impl::GmresUpdateX<decltype(V), XView, DView, Value, Device>{V, x, diagonal, precondition,
-                                                                                      slots, at, columns});
+      Impl::lightParallelFor("araios::gmres::update_x", exec, n,
+                             Impl::GmresUpdateX<decltype(V), XView, DView, Value, Device>{V, x, diagonal, precondition,
+                                                                                        slots, at, columns});
     }
   }
   exec.fence();

@@ -40,6 +40,7 @@
 // With a deterministic SpMV (PageRankOptions::spmv, passed unchanged to araios::spmv) the
 // ranks and the iteration count are therefore bitwise identical on Serial, OpenMP at any
 // thread count and CUDA.
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
@@ -316,8 +317,8 @@ PageRankResult pagerank(const ExecSpace& exec, const Operator& transitionT, cons
     const Impl::PageRankStep<Vector, Value, Device> step{current, next, product, scalars, alpha};
     Value measure = 0;
     if (l1) {
-      Kokkos::parallel_for("araios::pagerank::update", Policy(exec, 0, local),
-                           Impl::PageRankUpdateL1<Vector, Value, Device>{step, change});
+      Impl::lightParallelFor("araios::pagerank::update", exec, local,
+                             Impl::PageRankUpdateL1<Vector, Value, Device>{step, change});
       dot(exec, change, ones, DeviceScalar<Value, Device>{scalars, Impl::kPageRankChangeSlot}, options.mode, ws);
       readScalars(scalars, Impl::kPageRankChangeSlot, 1, changeHost);
       measure = changeHost(0);
