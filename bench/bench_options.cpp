@@ -28,7 +28,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
 
   app.add_flag_callback("--quick", [&o] { o.suite = "quick"; },
                         "the quick suite: real matrices and reduced generated ones (same as --suite quick)");
-  app.add_option("--suite", o.suite, "suite to run")->check(CLI::IsMember({"quick", "full"}))->capture_default_str();
+  app.add_option("--suite", o.suite, "suite to run")->check(CLI::IsMember({"quick", "full", "unseen"}))->capture_default_str();
   app.add_option("--backend", o.backends, "Kokkos backends, comma-separated: " + cli::joined(cli::enabledBackends()))
       ->delimiter(',')
       ->check(CLI::IsMember(cli::enabledBackends()))

@@ -77,7 +77,9 @@ std::vector<MatrixSource> realMatrixSources(const BenchOptions& options) {
 
 std::vector<MatrixSource> buildSuite(const BenchOptions& options) {
   std::vector<MatrixSource> suite = realMatrixSources(options);
-  const auto catalog = options.suite == "quick" ? gen::quickCatalog() : gen::fullCatalog();
+  const auto catalog = options.suite == "quick"    ? gen::quickCatalog()
+                       : options.suite == "unseen" ? gen::unseenCatalog()
+                                                   : gen::fullCatalog();
   for (const auto& e : catalog) {
     if (!matchesAny(e.name, options.matrices)) continue;
     MatrixSource m;

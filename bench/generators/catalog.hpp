@@ -16,6 +16,7 @@
 // entries, power-law exponents, web-graph locality) are assumptions, stated per entry.
 #include "chung_lu.hpp"
 #include "fem_like.hpp"
+#include "long_rows.hpp"
 #include "random_uniform.hpp"
 #include "rmat.hpp"
 #include "rng.hpp"
@@ -28,6 +29,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace araios::bench::gen {
@@ -243,6 +245,22 @@ inline const PowerLawParameters kSocial{2.3, 0.0, 0};
 // Gene co-expression networks: dense rows, mild hubs (exponent assumed).
 inline const PowerLawParameters kGene{3.0, 0.0, 0};
 
+/// An entry of the unseen suite: shapes and sizes that neither other suite holds.
+inline CatalogEntry unseenEntry(const std::string& name, const std::string& family, const std::string& cls,
+                                const std::string& model, std::int64_t rows, std::int64_t expectedNnz,
+                                std::function<io::HostMatrix(std::uint64_t)> make) {
+  CatalogEntry e;
+  e.name = name;
+  e.family = family;
+  e.matrixClass = cls;
+  e.targetSource = "unseen suite (shapes the tuned suites lack)";
+  e.model = model;
+  e.target.rows = rows;
+  e.expectedNnz = expectedNnz;
+  e.make = std::move(make);
+  return e;
+}
+
 }  // namespace detail
 
 /// The full suite's generated matrices, at the scale of the sources.
@@ -283,6 +301,37 @@ inline std::vector<CatalogEntry> quickCatalog() {
       stencil27Entry(48),
       uniformEntry(18, 10),
       rmatEntry(18, 16),
+  };
+}
+
+/// The unseen suite: matrices of shapes the kernels were not tuned on (one long row among short
+/// ones, a circuit-like and a power-law graph of other exponents, a 3x3-block FEM, a 3-D 7-point
+/// stencil), for checking speed claims away from the suites above. Run it with a new --seed.
+inline std::vector<CatalogEntry> unseenCatalog() {
+  using namespace detail;
+  return {
+      unseenEntry("stencil7-128", "stencil", "stencil", "7-point Laplacian on a 128^3 grid", 128 * 128 * 128,
+                  7 * 128 * 128 * 128, [](std::uint64_t) { return laplacian3d(128); }),
+      unseenEntry("fem3x3-1.2M", "fem-like", "fem-like", "3D node grid, 3 dof per node, 1.2 M rows, about 33 M entries",
+                  1200000, 33000000,
+                  [](std::uint64_t seed) { return femLike(1200000, 33000000, {9, 81, 27.5, 8}, {3, 3}, seed); }),
+      unseenEntry("circuit-1.6M", "chung-lu", "power-law",
+                  "circuit-like: rows of 1 to 20,000 entries, mean 4.8, 70% of columns near the diagonal", 1600000,
+                  7700000,
+                  [](std::uint64_t seed) {
+                    return chungLuRows(1600000, 1600000, 7700000, {1, 20000, 4.8, 40}, {2.0, 0.7, 64}, seed);
+                  }),
+      unseenEntry("powerlaw-2^21", "chung-lu", "power-law", "Chung-Lu graph, 2^21 nodes, 25 M edges, gamma 2.3",
+                  std::int64_t{1} << 21, 25000000,
+                  [](std::uint64_t seed) { return chungLuGraph(std::int64_t{1} << 21, 25000000, {2.3, 0.0, 0}, seed); }),
+      unseenEntry("rmat-s20-ef24", "rmat", "power-law", "R-MAT scale 20, edge factor 24", std::int64_t{1} << 20,
+                  24 << 20, [](std::uint64_t seed) { return rmat(20, 24, seed); }),
+      unseenEntry("onerow-20k", "long-rows", "long-row", "20,000 rows: the identity and one full row", 20000, 40000,
+                  [](std::uint64_t seed) { return longRows(20000, 20000, 1, seed); }),
+      unseenEntry("onerow-1M", "long-rows", "long-row", "1 M rows: the identity and one full row of 1 M entries",
+                  1000000, 2000000, [](std::uint64_t seed) { return longRows(1000000, 1000000, 1, seed); }),
+      unseenEntry("longrows-500k", "long-rows", "long-row", "500,000 rows: the identity and 40 rows of 100,000 entries",
+                  500000, 4500000, [](std::uint64_t seed) { return longRows(500000, 100000, 40, seed); }),
   };
 }
 

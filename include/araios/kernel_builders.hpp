@@ -85,8 +85,8 @@ class PreparedKernel {
                      const SpmvOptions& options, const Vector& work) const = 0;
   virtual std::int64_t formatBytes() const = 0;
   virtual std::int64_t storedSlots() const = 0;
-  /// Values of workspace one product needs.
-  virtual std::int64_t workspaceValues() const = 0;
+  /// Values of workspace one product with `algorithm` needs.
+  virtual std::int64_t workspaceValues(SpmvAlgorithm algorithm) const = 0;
 };
 
 template <class ExecSpace, class Format>
@@ -103,7 +103,9 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
   }
   std::int64_t formatBytes() const override { return format_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
-  std::int64_t workspaceValues() const override { return spmvWorkspaceValues<ExecSpace, Format>(format_); }
+  std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
+    return spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm);
+  }
 
  private:
   Format format_;

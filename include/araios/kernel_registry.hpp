@@ -39,6 +39,7 @@ enum class Kernel {
   Coo,
   CsrScalar,
   CsrVector,
+  CsrMerge,
   Csc,
   Ell,
   Hyb,
@@ -82,16 +83,19 @@ inline constexpr ModePromise kDeterministicPromise{true, true, true, false};
 }  // namespace Impl
 
 /// The kernels. Their order is the order of every listing (CLI help, benchmark, docs).
-inline const std::array<KernelEntry, 14>& kernelRegistry() {
+inline const std::array<KernelEntry, 15>& kernelRegistry() {
   using Impl::kDeterministicPromise;
   using Impl::kNoPromise;
-  static const std::array<KernelEntry, 14> rows = {{
+  static const std::array<KernelEntry, 15> rows = {{
       {Kernel::Coo, "coo", FormatId::Coo, SpmvAlgorithm::Auto,
        "COO, one thread per stored entry, atomic adds into y", kNoPromise, "atomics"},
       {Kernel::CsrScalar, "csr-scalar", FormatId::Csr, SpmvAlgorithm::CsrScalar, "CSR, one thread per row",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::CsrVector, "csr-vector", FormatId::Csr, SpmvAlgorithm::CsrVector,
        "CSR, vector lanes per row with a lane reduction", kNoPromise, "Kokkos reduction order"},
+      {Kernel::CsrMerge, "csr-merge", FormatId::Csr, SpmvAlgorithm::CsrMerge,
+       "CSR, equal work per thread along the merge path; split rows joined by a fixed tree", kDeterministicPromise,
+       "runs the deterministic kernel"},
       {Kernel::Csc, "csc", FormatId::Csc, SpmvAlgorithm::Auto, "CSC, one thread per column, atomic adds into y",
        kNoPromise, "atomics"},
       {Kernel::Ell, "ell", FormatId::Ell, SpmvAlgorithm::Auto,

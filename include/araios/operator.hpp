@@ -219,7 +219,7 @@ class SpmvOperator {
       if (s.choice) s.choice->kernel = tries[t];
       break;
     }
-    const std::int64_t workspaceValues = s.prepared->workspaceValues();
+    const std::int64_t workspaceValues = s.prepared->workspaceValues(s.entry->algorithm);
     const std::string what = "building the " + std::string(s.entry->name) + " operator for a " +
                              groupedDigits(csr.numRows) + " x " + groupedDigits(csr.numCols) + " matrix";
     requireMemory(exec, workspaceValues * static_cast<std::int64_t>(sizeof(Value)),

@@ -7,7 +7,7 @@
 // x and y are any rank-1 Kokkos Views that `exec` can access (the caller's own Views work).
 // When beta is zero, y is overwritten without being read. The call is asynchronous with
 // respect to the host, like any Kokkos kernel on `exec` (fence before reading y on the host),
-// except for the formats whose product needs workspace (BRC, BRCP with split rows, VAB): the
+// except for the products that need workspace (BRC, BRCP with split rows, VAB, csr-merge): the
 // workspace is allocated for the call and the call fences before freeing it. Pass a workspace
 // of your own (spmvWorkspaceValues) to keep those asynchronous, or hold an SpmvOperator
 // (araios/operator.hpp), which keeps its workspace and its format for many products.
@@ -53,10 +53,10 @@ inline constexpr bool isCanonicalVector =
 
 }  // namespace Impl
 
-/// Values of workspace spmv on A needs (0 for most formats).
+/// Values of workspace spmv on A with `options` needs (0 for most formats).
 template <class ExecSpace, class Matrix>
-std::int64_t spmvWorkspaceValues(const ExecSpace&, const Matrix& A) {
-  return Impl::spmvWorkspaceValues<ExecSpace, Matrix>(A);
+std::int64_t spmvWorkspaceValues(const ExecSpace&, const Matrix& A, const SpmvOptions& options = {}) {
+  return Impl::spmvWorkspaceValues<ExecSpace, Matrix>(A, options.algorithm);
 }
 
 /// y = alpha*A*x + beta*y with a workspace of the caller's (at least spmvWorkspaceValues
@@ -93,7 +93,7 @@ template <class ExecSpace, class Matrix, class XView, class YView>
 void spmv(const ExecSpace& exec, const Matrix& A, const XView& x, const YView& y,
           typename Matrix::value_type alpha, typename Matrix::value_type beta, const SpmvOptions& options = {}) {
   using Workspace = Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>;
-  const std::int64_t values = Impl::spmvWorkspaceValues<ExecSpace, Matrix>(A);
+  const std::int64_t values = Impl::spmvWorkspaceValues<ExecSpace, Matrix>(A, options.algorithm);
   const Workspace workspace =
       values > 0 ? Workspace(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::workspace"), values)
                  : Workspace();

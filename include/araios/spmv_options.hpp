@@ -11,6 +11,7 @@ enum class SpmvAlgorithm {
   Auto,
   CsrScalar,  ///< CSR, one thread per row.
   CsrVector,  ///< CSR, a group of vector lanes per row with a lane reduction.
+  CsrMerge,   ///< CSR, equal work per thread along the merge path of row ends and entries.
   BrcpAtomic, ///< BRCP as published: rows that span blocks are completed with atomic adds.
 };
 
@@ -29,6 +30,7 @@ inline const char* toString(SpmvAlgorithm algorithm) {
     case SpmvAlgorithm::Auto: return "auto";
     case SpmvAlgorithm::CsrScalar: return "csr-scalar";
     case SpmvAlgorithm::CsrVector: return "csr-vector";
+    case SpmvAlgorithm::CsrMerge: return "csr-merge";
     case SpmvAlgorithm::BrcpAtomic: return "brcp-atomic";
   }
   return "unknown";

@@ -136,6 +136,10 @@ PerformanceProfile readProfile(const std::string& path, const std::string& backe
     const json& kernels = member(j, "kernels", path, "the constants of every kernel");
     for (std::size_t k = 0; k < kKernelCount; ++k) {
       const std::string name(kernelRegistry()[k].name);
+      if (!kernels.contains(name)) {
+        p.calibrated[k] = false;  // a kernel newer than the profile: Auto leaves it out
+        continue;
+      }
       const json& modes = member(kernels, name, path, "constants for kernel " + name);
       for (std::size_t m = 0; m < kModeCount; ++m) {
         const std::string mode = toString(static_cast<Mode>(m));
@@ -186,6 +190,7 @@ void writeProfile(const std::string& path, const PerformanceProfile& p) {
   j["units"] = "seconds per unit of each term (docs/model.md)";
   json kernels = json::object();
   for (std::size_t k = 0; k < kKernelCount; ++k) {
+    if (!p.calibrated[k]) continue;
     json modes = json::object();
     for (std::size_t m = 0; m < kModeCount; ++m) {
       const FitQuality& q = p.quality[k][m];

@@ -180,6 +180,35 @@ BOOST_AUTO_TEST_CASE(the_choice_respects_every_constraint) {
   }
 }
 
+// A profile written before a kernel existed is read without it, and Auto leaves that kernel out
+// (with the reason) until calibration measures it.
+BOOST_AUTO_TEST_CASE(a_kernel_missing_from_a_profile_is_left_out) {
+  test::TemporaryDirectory dir("araios_profiles_");
+  PerformanceProfile p = randomProfile(5);
+  p.device.backend = "openmp";
+  p.device.name = "Older CPU";
+  const std::size_t merge = kernelIndex(Kernel::CsrMerge);
+  p.calibrated[merge] = false;
+  const std::string path = dir.file(profileFileName(p.device));
+  writeProfile(path, p);
+  std::ifstream in(path);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(text.find("\"csr-merge\"") == std::string::npos);
+  const PerformanceProfile back = readProfile(path, "openmp");
+  for (std::size_t k = 0; k < kKernelCount; ++k) BOOST_TEST(back.calibrated[k] == (k != merge));
+  ChoiceConstraints c;
+  c.memoryLimitBytes = -1;
+  const KernelChoice choice = chooseKernel(featuresOf(banded(2000, 7)), back, c);
+  bool seen = false;
+  for (const KernelEstimate& e : choice.ranking) {
+    if (e.kernel != Kernel::CsrMerge) continue;
+    seen = true;
+    BOOST_TEST(e.excluded.find("not in the profile") != std::string::npos, e.excluded);
+  }
+  BOOST_TEST(seen);
+  BOOST_TEST((choice.kernel != Kernel::CsrMerge));
+}
+
 BOOST_AUTO_TEST_CASE(profiles_round_trip_and_bad_ones_are_refused) {
   test::TemporaryDirectory dir("araios_profiles_");
   PerformanceProfile p = randomProfile(4);
@@ -226,9 +255,12 @@ BOOST_AUTO_TEST_CASE(profiles_round_trip_and_bad_ones_are_refused) {
   const auto at = negative.find("\"stream_bytes\": ");
   negative.insert(at + std::string("\"stream_bytes\": ").size(), "-");
   BOOST_TEST(refusal("negative.json", negative, "").find("expected a finite constant of 0 or more") != std::string::npos);
-  std::string missing = good;
-  missing.replace(missing.find("\"csr-vector\""), 12, "\"csr-vectors\"");
-  BOOST_TEST(refusal("missing.json", missing, "").find("constants for kernel csr-vector") != std::string::npos);
+  std::string unknown = good;
+  unknown.replace(unknown.find("\"csr-vector\""), 12, "\"csr-vectors\"");
+  BOOST_TEST(refusal("unknown.json", unknown, "").find("unknown kernel 'csr-vectors'") != std::string::npos);
+  std::string noConstants = good;
+  noConstants.replace(noConstants.find("\"constants\""), 11, "\"constant\"");
+  BOOST_TEST(refusal("no_constants.json", noConstants, "").find(".constants") != std::string::npos);
   std::string version = good;
   version.replace(version.find("\"version\": 1"), 12, "\"version\": 7");
   BOOST_TEST(refusal("version.json", version, "").find("profile version 7") != std::string::npos);

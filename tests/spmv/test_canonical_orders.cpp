@@ -5,6 +5,11 @@
 //     then the complete tree lane l += lane l+w for w = 16, 8, 4, 2, 1 (all 32 lanes, none
 //     left out, so the kernels' shortcuts for short rows are checked against the definition),
 //     for the CUDA warp kernel and for the portable one alike;
+//   - csr-merge: the merge path of row ends and entries (entry k of row i is item k + i) cut
+//     into segments of 16 items; a row's entries in one segment summed in CSR order from -0.0;
+//     the segments' sums joined by the aligned binary tree over the segment index (parent of
+//     segment s at each level: s / 2), left + right, a child without the row's entries
+//     adding nothing;
 // both then stored by the one formula y_i = alpha*sum (beta == 0) or fma(alpha, sum, beta*y_i).
 // The host loops are written here from that text, not taken from the kernels. Rows of every
 // length from 0 to 70 cover each level of the tree, and values spread over many binades make
@@ -20,6 +25,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -86,6 +92,31 @@ std::vector<Value> lanesOrder(const HostCsr<Value>& A, const std::vector<Value>&
 }
 
 template <class Value>
+std::vector<Value> mergeOrder(const HostCsr<Value>& A, const std::vector<Value>& x, const std::vector<Value>& y0,
+                              Value alpha, Value beta) {
+  constexpr std::int64_t kSegmentItems = 16;
+  std::vector<Value> y(y0.size());
+  for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) {
+    std::map<std::int64_t, Value> level;  // segment -> the row's sum in it
+    for (auto k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) {
+      const std::int64_t segment = (k + static_cast<std::int64_t>(i)) / kSegmentItems;
+      auto [at, added] = level.emplace(segment, -Value(0));
+      at->second = roundedProductSum(at->second, A.values[k], x[A.colIdx[k]]);
+    }
+    while (level.size() > 1) {
+      std::map<std::int64_t, Value> parents;
+      for (const auto& [segment, sum] : level) {  // ascending: a left child comes first
+        auto [at, added] = parents.emplace(segment / 2, sum);
+        if (!added) at->second = at->second + sum;
+      }
+      level = std::move(parents);
+    }
+    y[i] = storeRow(level.empty() ? -Value(0) : level.begin()->second, alpha, beta, y0[i]);
+  }
+  return y;
+}
+
+template <class Value>
 bool sameBits(Value a, Value b) {
   return std::memcmp(&a, &b, sizeof(Value)) == 0;
 }
@@ -109,6 +140,29 @@ io::HostMatrix everyRowLength() {
     }
   }
   return test::fromTriplets(r, cols, std::move(entries));
+}
+
+/// Rows that span many of csr-merge's segments and teams: one row of 300,000 entries, one row
+/// in a thousand of 2,000, runs of empty rows, and short rows between; about 1.2 million items,
+/// so the join of the teams' records takes more than one record per thread on a GPU too.
+io::HostMatrix longAndEmptyRows() {
+  std::mt19937_64 rng(2027);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  std::uniform_int_distribution<int> shortLength(0, 6);
+  const std::int64_t rows = 200000, cols = 1000000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t length = shortLength(rng);
+    if (r == 7) length = 300000;
+    if (r % 1000 == 999) length = 2000;
+    if (r / 5000 % 7 == 3) length = 0;  // runs of 5,000 empty rows
+    const std::int64_t stride = cols / (length + 1);
+    for (std::int64_t k = 0; k < length; ++k) {
+      entries.emplace_back(r, (r + k * stride) % cols, std::ldexp(mantissa(rng), exponent(rng)));
+    }
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
 }
 
 template <class Cfg>
@@ -142,11 +196,13 @@ void checkOrders(const std::string& name, const io::HostMatrix& host) {
   // (backends/cuda/csr_lanes_cuda.hpp); both must give the canonical order's bits.
   const std::tuple<const char*, SpmvAlgorithm, bool> kernels[] = {{"csr-scalar", SpmvAlgorithm::CsrScalar, false},
                                                                   {"csr-vector", SpmvAlgorithm::CsrVector, false},
-                                                                  {"csr-vector portable", SpmvAlgorithm::CsrVector, true}};
+                                                                  {"csr-vector portable", SpmvAlgorithm::CsrVector, true},
+                                                                  {"csr-merge", SpmvAlgorithm::CsrMerge, false}};
   for (const auto& [kernel, algorithm, portableOnly] : kernels) {
     for (const auto& [alpha, beta] : scalings) {
-      const std::vector<Value> expected = algorithm == SpmvAlgorithm::CsrScalar
-                                              ? csrOrder(hostCsr, x, y0, alpha, beta)
+      const std::vector<Value> expected = algorithm == SpmvAlgorithm::CsrScalar ? csrOrder(hostCsr, x, y0, alpha, beta)
+                                          : algorithm == SpmvAlgorithm::CsrMerge
+                                              ? mergeOrder(hostCsr, x, y0, alpha, beta)
                                               : lanesOrder(hostCsr, x, y0, alpha, beta);
       Vector xd("x", x.size()), yd("y", y0.size());
       auto xm = Kokkos::create_mirror_view(xd);
@@ -180,6 +236,10 @@ void checkOrders(const std::string& name, const io::HostMatrix& host) {
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length, Cfg, test::AllConfigs) {
   checkOrders<Cfg>("every_row_length", everyRowLength());
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(long_and_empty_rows, Cfg, test::AllConfigs) {
+  checkOrders<Cfg>("long_and_empty_rows", longAndEmptyRows());
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(generated_matrices, Cfg, test::AllConfigs) {

@@ -3,6 +3,7 @@
 // calls Impl::Spmv<ExecSpace, Matrix>::apply. Each format specialises Impl::Spmv with its
 // portable Kokkos kernels (formats/<fmt>/<fmt>_spmv.hpp); a backend adds a more specialised
 // partial specialisation only where it measurably wins (backends/<backend>/).
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/mode.hpp>
 #include <araios/spmv_options.hpp>
@@ -23,6 +24,8 @@ namespace Impl {
 ///   apply(exec, A, x, y, alpha, beta, const SpmvOptions&, const Kokkos::View<Value*, Device>& work)
 /// and, for a format whose product keeps values between passes, a static
 ///   std::int64_t workspaceValues(const Matrix&)
+/// or, where only some of its algorithms need it,
+///   std::int64_t workspaceValues(const Matrix&, SpmvAlgorithm)
 /// giving how many values `work` must hold (none otherwise). The workspace belongs to the
 /// caller (SpmvOperator keeps one; araios::spmv allocates one per call), never to the matrix,
 /// so two products on one matrix can run at once.
@@ -35,10 +38,19 @@ template <class SpmvImpl, class Matrix>
 struct HasWorkspace<SpmvImpl, Matrix, std::void_t<decltype(SpmvImpl::workspaceValues(std::declval<const Matrix&>()))>>
     : std::true_type {};
 
-/// Values of workspace the product on A needs on ExecSpace (0 for most formats).
+template <class SpmvImpl, class Matrix, class = void>
+struct HasAlgorithmWorkspace : std::false_type {};
+template <class SpmvImpl, class Matrix>
+struct HasAlgorithmWorkspace<SpmvImpl, Matrix,
+                             std::void_t<decltype(SpmvImpl::workspaceValues(std::declval<const Matrix&>(),
+                                                                            SpmvAlgorithm::Auto))>> : std::true_type {};
+
+/// Values of workspace the product on A with `algorithm` needs on ExecSpace (0 for most formats).
 template <class ExecSpace, class Matrix>
-std::int64_t spmvWorkspaceValues(const Matrix& A) {
-  if constexpr (HasWorkspace<Spmv<ExecSpace, Matrix>, Matrix>::value) {
+std::int64_t spmvWorkspaceValues(const Matrix& A, SpmvAlgorithm algorithm = SpmvAlgorithm::Auto) {
+  if constexpr (HasAlgorithmWorkspace<Spmv<ExecSpace, Matrix>, Matrix>::value) {
+    return Spmv<ExecSpace, Matrix>::workspaceValues(A, algorithm);
+  } else if constexpr (HasWorkspace<Spmv<ExecSpace, Matrix>, Matrix>::value) {
     return Spmv<ExecSpace, Matrix>::workspaceValues(A);
   } else {
     return 0;
@@ -150,9 +162,8 @@ struct ScaleByBeta {
 /// y = beta*y (y = 0 when beta is zero): the first step of the kernels that scatter into y.
 template <class ExecSpace, class YView>
 void scaleByBeta(const ExecSpace& exec, const YView& y, typename YView::non_const_value_type beta) {
-  Kokkos::parallel_for("araios::spmv::scaleByBeta",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, y.extent(0)),
-                       ScaleByBeta<YView>{y, beta});
+  lightParallelFor("araios::spmv::scaleByBeta", exec, static_cast<std::int64_t>(y.extent(0)),
+                   ScaleByBeta<YView>{y, beta});
 }
 
 inline void refuseAlgorithm(SpmvAlgorithm algorithm, const char* format) {

@@ -95,7 +95,9 @@ inline KernelChoice chooseKernel(const MatrixFeatures& f, const PerformanceProfi
     e.padding = f.nnz > 0 ? static_cast<double>(slots) / static_cast<double>(f.nnz) : 1.0;
     const bool csr = entry.format == FormatId::Csr;
     e.formatBytes = csr ? 0 : slots * (sizes.value + sizes.ordinal) + f.rows * (sizes.ordinal + sizes.offset);
-    if (!csr) {
+    if (!profile.calibrated[kernelIndex(entry.kernel)]) {
+      e.excluded = "not in the profile " + profile.source + " (araios calibrate measures it)";
+    } else if (!csr) {
       char text[160];
       if (e.padding > c.maxPaddingRatio) {
         std::snprintf(text, sizeof text, "%.2f slots per nonzero, limit %.2f", e.padding, c.maxPaddingRatio);

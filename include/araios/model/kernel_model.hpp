@@ -139,6 +139,12 @@ inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const El
       }
       break;
     }
+    case Kernel::CsrMerge:
+      // Every thread takes the same number of entries and row ends: no thread waits on a long
+      // row, and a row's pieces are joined in a second launch.
+      stream = nnz * entryBytes + (rows + 1) * e.offset;
+      longest = 0;
+      break;
     case Kernel::Csc:
       stream = nnz * entryBytes + (static_cast<double>(f.cols) + 1) * e.offset;
       break;

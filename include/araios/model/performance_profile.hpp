@@ -22,7 +22,7 @@
 namespace araios {
 
 inline constexpr int kProfileVersion = 1;
-inline constexpr std::size_t kKernelCount = 14;
+inline constexpr std::size_t kKernelCount = 15;
 inline constexpr std::size_t kModeCount = 3;
 
 /// A profile file that cannot be used: not JSON, not a profile, another version, another
@@ -49,6 +49,15 @@ struct PerformanceProfile {
   /// Constants of t_product, by kernel (registry order) and mode (Fast, Deterministic, Accurate).
   std::array<std::array<ProductTerms, kModeCount>, kKernelCount> product{};
   std::array<std::array<FitQuality, kModeCount>, kKernelCount> quality{};
+  /// Whether the profile holds constants for the kernel. A profile written before a kernel
+  /// existed lacks it: Kernel::Auto then leaves that kernel out until `araios calibrate` runs.
+  std::array<bool, kKernelCount> calibrated = allKernelsCalibrated();
+
+  static constexpr std::array<bool, kKernelCount> allKernelsCalibrated() {
+    std::array<bool, kKernelCount> all{};
+    for (bool& b : all) b = true;
+    return all;
+  }
   /// Constants of t_build by format (FormatId order).
   std::array<BuildTerms, kFormatCount> build{};
 
@@ -94,7 +103,8 @@ inline PerformanceProfile builtinProfile(const std::string& backend) {
     // Kernels with more than one pass over the data (a second phase, a plan) pay for it.
     const bool multiPass = entry.format == FormatId::Hyb || entry.format == FormatId::Vab ||
                            entry.format == FormatId::Brcp || entry.format == FormatId::ScCsr ||
-                           entry.format == FormatId::Csc || entry.format == FormatId::Coo;
+                           entry.format == FormatId::Csc || entry.format == FormatId::Coo ||
+                           entry.kernel == Kernel::CsrMerge;
     for (std::size_t m = 0; m < kModeCount; ++m) {
       ProductTerms c = base;
       double factor = multiPass ? 1.5 : 1.0;

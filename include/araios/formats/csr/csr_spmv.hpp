@@ -1,5 +1,5 @@
 #pragma once
-// CSR SpMV, two portable kernels, each in the three modes (araios/mode.hpp):
+// CSR SpMV, three portable kernels, each in the three modes (araios/mode.hpp):
 //   scalar: one thread per row; best for short, even rows (stencils, road networks).
 //           Fast and Deterministic: row i's entries summed in CSR order from -0.0, each
 //           product and sum rounded (RoundedRowSum): the same on every backend. Accurate: the
@@ -14,6 +14,7 @@
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
+#include <araios/formats/csr/csr_merge.hpp>
 
 #include <algorithm>
 
@@ -154,24 +155,38 @@ template <class ExecSpace, class Value, class Ordinal, class Offset, class Devic
 struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
 
-  template <class XView, class YView>
-  static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options,
-                    const Kokkos::View<Value*, Device>& /*work*/) {
-    const double meanRowLength = A.numRows > 0 ? static_cast<double>(A.nnz()) / A.numRows : 0.0;
-    SpmvAlgorithm algorithm = options.algorithm;
-    if (algorithm == SpmvAlgorithm::Auto) algorithm = csrDefaultAlgorithm<ExecSpace>(meanRowLength);
-    if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector) {
+  static double meanRowLength(const Csr& A) {
+    return A.numRows > 0 ? static_cast<double>(A.nnz()) / A.numRows : 0.0;
+  }
+
+  static SpmvAlgorithm resolve(const Csr& A, SpmvAlgorithm algorithm) {
+    if (algorithm == SpmvAlgorithm::Auto) algorithm = csrDefaultAlgorithm<ExecSpace>(meanRowLength(A));
+    if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector &&
+        algorithm != SpmvAlgorithm::CsrMerge) {
       refuseAlgorithm(algorithm, "CSR");
     }
-    if (algorithm == SpmvAlgorithm::CsrScalar || options.mode == Mode::Accurate) {
-      // Accurate mode has one answer whatever the order, so both algorithms run the row kernel.
+    return algorithm;
+  }
+
+  /// Only the merge kernel keeps values between its two launches.
+  static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
+    return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
+  }
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
+    const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
+    if (algorithm == SpmvAlgorithm::CsrMerge && options.mode != Mode::Accurate) {
+      csrMergeSpmv(exec, A, x, y, alpha, beta, work);
+    } else if (algorithm != SpmvAlgorithm::CsrVector || options.mode == Mode::Accurate) {
+      // Accurate mode has one answer whatever the order, so every algorithm runs the row kernel.
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic) {
-      csrLanesSpmv(exec, A, x, y, alpha, beta, meanRowLength, options.portableOnly);
+      csrLanesSpmv(exec, A, x, y, alpha, beta, meanRowLength(A), options.portableOnly);
     } else {
       if (A.numRows == 0) return;
-      const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength);
+      const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength(A));
       const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
       Kokkos::parallel_for("araios::spmv::csr_vector",
                            Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength),
