@@ -369,7 +369,14 @@ void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
                        TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
 
   using RootKernel = CsrMergeRootKernel<ExecSpace, Csr, YView>;
-  const int rootThreads = isHostSpace<ExecSpace>() ? 1 : 256;
+  // On a GPU each thread joins a run of records one after the other, then the threads' results
+  // are joined by levels: up to 1,024 threads, enough for runs of at most 8 records, and no more
+  // (each doubling adds a level; a small matrix gets one warp).
+  int rootThreads = 1;
+  if constexpr (!isHostSpace<ExecSpace>()) {
+    rootThreads = 32;
+    while (rootThreads < 1024 && 8 * static_cast<std::int64_t>(rootThreads) < layout.teams) rootThreads *= 2;
+  }
   Kokkos::parallel_for("araios::spmv::csr_merge_root",
                        Kokkos::TeamPolicy<ExecSpace>(exec, 1, rootThreads)
                            .set_scratch_size(0, Kokkos::PerTeam(RootKernel::scratchBytes(rootThreads))),
