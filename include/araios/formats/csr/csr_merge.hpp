@@ -20,7 +20,7 @@
 // (one rank's rows, say) can give other bits for a row that crosses a segment boundary.
 //
 // Three launches: one thread per group of segments finds where the group starts on the path;
-// one team per group stages its entries' products and row ends in scratch (coalesced), sums
+// one team per group stages its entries' products in scratch (coalesced), sums
 // each segment, writes the rows that end in the segment they start in, and reduces its segments
 // by the tree; then one team joins the groups' two open rows each by the rest of the tree. The
 // groups' first rows and partial sums live in the caller's workspace (csrMergeWorkspaceValues).
@@ -39,7 +39,7 @@ namespace araios::Impl {
 constexpr int kMergeSegmentItems = 16;
 
 /// Segments one team takes (a power of two): on a GPU one per thread of a 128-thread team,
-/// whose scratch (2,048 products and row ends) leaves room for several teams per SM; on a CPU
+/// whose scratch (2,048 products, 17 KB for double) leaves room for many teams per SM; on a CPU
 /// one thread takes 256 segments, enough work to amortise scheduling. Either gives the same
 /// bits (see above).
 template <class ExecSpace>
@@ -168,14 +168,13 @@ struct CsrMergeTeamKernel {
 
   static std::size_t scratchBytes(int segmentsPerTeam) {
     const std::size_t teamItems = static_cast<std::size_t>(segmentsPerTeam) * kMergeSegmentItems;
-    return scratchArrayBytes<Value>(teamItems) + scratchArrayBytes<Offset>(teamItems) +
-           scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) + 2 * scratchArrayBytes<Value>(segmentsPerTeam);
+    return scratchArrayBytes<Value>(teamItems) + scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) +
+           2 * scratchArrayBytes<Value>(segmentsPerTeam);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const std::size_t teamItems = static_cast<std::size_t>(segmentsPerTeam) * kMergeSegmentItems;
     Value* const products = scratchArray<Value>(team, teamItems);
-    Offset* const rowEnds = scratchArray<Offset>(team, teamItems);
     std::int64_t* const segmentRows = scratchArray<std::int64_t>(team, segmentsPerTeam + 1);
     Value* const firstSums = scratchArray<Value>(team, segmentsPerTeam);
     Value* const lastSums = scratchArray<Value>(team, segmentsPerTeam);
@@ -197,16 +196,15 @@ struct CsrMergeTeamKernel {
     });
     const std::int64_t entryBegin = diagonalOf(0) - rowBegin, entryEnd = diagonalOf(present) - rowEnd;
 
-    // Stage the products and the row ends the team reads, each array read once, coalesced.
+    // Stage the products the team adds, the matrix read once and coalesced.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, entryEnd - entryBegin), [&](const std::int64_t j) {
       const std::int64_t k = entryBegin + j;
       products[j] = unfusedProduct(A.values(k), static_cast<Value>(x(A.colIdx(k))));
     });
-    // Rows [rowBegin, rowEnd) end within the team's part of the path (row rowEnd does not).
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rowEnd - rowBegin),
-                         [&](const std::int64_t j) { rowEnds[j] = A.rowPtr(rowBegin + j + 1); });
     team.team_barrier();
-    const auto localRowEnd = [&](std::int64_t i) { return rowEnds[i - rowBegin]; };
+    // The row ends are read where they are: the team's few hundred of them stay in L1, and
+    // leaving them out of scratch lets more teams share an SM.
+    const auto localRowEnd = [&](std::int64_t i) { return A.rowPtr(i + 1); };
 
     // Each segment's start on the path, searched among the staged row ends.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, present), [&](const int s) {
