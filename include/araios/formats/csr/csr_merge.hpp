@@ -142,7 +142,7 @@ struct CsrMergeBoundsKernel {
   Kokkos::View<Ordinal*, typename Csr::device_type, Kokkos::MemoryUnmanaged> teamRows;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
-    const std::int64_t numRows = A.numRows, nnz = static_cast<std::int64_t>(A.values.extent(0));  // nnz() is host-only
+    const std::int64_t numRows = A.numRows, nnz = static_cast<std::int64_t>(A.nnz());
     const std::int64_t d = t * teamItems < items ? t * teamItems : items;
     teamRows(t) = static_cast<Ordinal>(mergePathRow(d, d > nnz ? d - nnz : 0, d < numRows ? d : numRows,
                                                     [&](std::int64_t i) { return A.rowPtr(i + 1); }));
