@@ -39,9 +39,9 @@ namespace araios::Impl {
 constexpr int kMergeSegmentItems = 16;
 
 /// Segments one team takes (a power of two): on a GPU one per thread of a 128-thread team,
-/// whose scratch (2,048 products, 17 KB for double) leaves room for many teams per SM; on a CPU
-/// one thread takes 256 segments, enough work to amortise scheduling. Either gives the same
-/// bits (see above).
+/// whose scratch (2,048 products: 19 KB in all for double) leaves room for many teams per SM;
+/// on a CPU one thread takes 256 segments, enough work to amortise scheduling. Either gives the
+/// same bits (see above).
 template <class ExecSpace>
 constexpr int csrMergeSegmentsPerTeam() {
   return isHostSpace<ExecSpace>() ? 256 : 128;
@@ -153,7 +153,6 @@ template <class ExecSpace, class Csr, class XView, class YView>
 struct CsrMergeTeamKernel {
   using Value = typename Csr::value_type;
   using Ordinal = typename Csr::ordinal_type;
-  using Offset = typename Csr::size_type;
   using Device = typename Csr::device_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 
