@@ -1,5 +1,5 @@
 #pragma once
-// A matrix whose work sits in a few rows: the identity plus `longRows` rows of `length` entries
+// A matrix whose work sits in a few rows: the identity plus `count` rows of `length` entries
 // each (distinct columns drawn uniformly), the rows placed at random. A kernel that gives a row
 // to one thread, or a warp, waits on those rows while the rest of the GPU idles.
 #include "host_matrix_builder.hpp"
@@ -12,11 +12,12 @@
 
 namespace araios::bench::gen {
 
-inline io::HostMatrix longRows(std::int64_t rows, std::int64_t length, std::int64_t longRows, std::uint64_t seed) {
+inline io::HostMatrix longRows(std::int64_t rows, std::int64_t length, std::int64_t count, std::uint64_t seed) {
   Rng rng(seed);
+  const auto anyRow = [&] { return static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(rows))); };
   std::set<std::int64_t> chosen;
-  while (static_cast<std::int64_t>(chosen.size()) < std::min(longRows, rows)) chosen.insert(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(rows))));
-  MatrixAssembler out(rows, rows, rows + longRows * length);
+  while (static_cast<std::int64_t>(chosen.size()) < std::min(count, rows)) chosen.insert(anyRow());
+  MatrixAssembler out(rows, rows, rows + count * length);
   std::vector<std::int64_t> cols;
   for (std::int64_t r = 0; r < rows; ++r) {
     if (!chosen.count(r)) {
@@ -29,7 +30,7 @@ inline io::HostMatrix longRows(std::int64_t rows, std::int64_t length, std::int6
       for (std::int64_t c = 0; c < rows; ++c) cols.push_back(c);
     } else {
       std::set<std::int64_t> picked{r};
-      while (static_cast<std::int64_t>(picked.size()) < length) picked.insert(static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(rows))));
+      while (static_cast<std::int64_t>(picked.size()) < length) picked.insert(anyRow());
       cols.assign(picked.begin(), picked.end());
     }
     out.appendRow(r, cols, rng);

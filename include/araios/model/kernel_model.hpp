@@ -141,7 +141,7 @@ inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const El
     }
     case Kernel::CsrMerge:
       // Every thread takes the same number of entries and row ends: no thread waits on a long
-      // row, and a row's pieces are joined in a second launch.
+      // row, and a row's pieces are joined in a later launch.
       stream = nnz * entryBytes + (rows + 1) * e.offset;
       longest = 0;
       break;

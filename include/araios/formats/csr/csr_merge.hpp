@@ -205,7 +205,7 @@ struct CsrMergeTeamKernel {
     // leaving them out of scratch lets more teams share an SM.
     const auto localRowEnd = [&](std::int64_t i) { return A.rowPtr(i + 1); };
 
-    // Each segment's start on the path, searched among the staged row ends.
+    // Each segment's start on the path, searched within the team's rows.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, present), [&](const int s) {
       const std::int64_t d = diagonalOf(s);
       const std::int64_t lo = d - entryEnd > rowBegin ? d - entryEnd : rowBegin;

@@ -168,7 +168,7 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return algorithm;
   }
 
-  /// Only the merge kernel keeps values between its two launches.
+  /// Only the merge kernel keeps values between its launches.
   static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
     return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
   }
