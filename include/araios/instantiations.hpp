@@ -2,7 +2,8 @@
 // The combinations compiled into the Araios library: double and float values, 32-bit ordinals
 // and offsets or 64-bit ones, on each enabled backend (Serial, OpenMP, CUDA). For these the
 // library holds, compiled once with floating-point contraction off:
-//   * the SpMV of every format (Impl::spmvCanonical);
+//   * the SpMV of every format (Impl::spmvCanonical), given the state an operator prepared for
+//     it or none (detail/spmv_state.hpp);
 //   * the operator's format builders (Impl::buildPreparedKernel), the conversions between CSR
 //     and every format, CSR from a host matrix, and the features Kernel::Auto computes;
 //   * Jacobi, CG, GMRES and PageRank on the operator, with b, x and the diagonal in Views of
@@ -18,6 +19,8 @@
 // translation unit, which must then be compiled without contraction: the target
 // Araios::araios_header_only carries -ffp-contract=off for that (README, "Header-only use").
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/spmv_state.hpp>
+#include <araios/mode.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -48,7 +51,8 @@
   PREFIX template void araios::Impl::spmvCanonical<E, araios::FORMAT<V, O, S, E::device_type>>(             \
       const E&, const araios::FORMAT<V, O, S, E::device_type>&, const Kokkos::View<const V*, E::device_type>&, \
       const Kokkos::View<V*, E::device_type>&, V, V, const araios::SpmvOptions&,                             \
-      const Kokkos::View<V*, E::device_type>&);
+      const Kokkos::View<V*, E::device_type>&,                                                              \
+      const araios::Impl::SpmvState<E, araios::FORMAT<V, O, S, E::device_type>>&);
 #define ARAIOS_ETI_SPMV_ALL_FORMATS(PREFIX, V, O, S, E) \
   ARAIOS_ETI_SPMV(PREFIX, CooMatrix, V, O, S, E)        \
   ARAIOS_ETI_SPMV(PREFIX, CsrMatrix, V, O, S, E)        \
@@ -69,7 +73,8 @@
 #define ARAIOS_ETI_BUILDER(PREFIX, V, O, S, E)                                                             \
   PREFIX template std::shared_ptr<const araios::Impl::PreparedKernel<V, E>>                               \
   araios::Impl::buildPreparedKernel<E, araios::CsrMatrix<V, O, S, E::device_type>>(                       \
-      const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&);
+      const E&, araios::FormatId, const araios::CsrMatrix<V, O, S, E::device_type>&, const araios::FormatOptions&, \
+      araios::Mode);
 #define ARAIOS_ETI_DECLARE_BUILDER(V, O, S, E) ARAIOS_ETI_BUILDER(extern, V, O, S, E)
 // Kernel::Auto's features of a CSR matrix (model/compute_features.hpp), in the builder's unit.
 #define ARAIOS_ETI_FEATURES(PREFIX, V, O, S, E)                                                      \

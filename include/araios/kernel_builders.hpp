@@ -1,9 +1,11 @@
 #pragma once
 // How each storage format of the registry (kernel_registry.hpp) is built from CSR, and the
-// type-erased prepared kernel that SpmvOperator holds: a format in its Views plus a product
-// that runs in any mode.
+// type-erased prepared kernel that SpmvOperator holds: a format in its Views, the state its
+// product keeps between calls (detail/spmv_state.hpp), and a product that runs in any mode.
+#include <araios/detail/spmv_state.hpp>
 #include <araios/format_options.hpp>
 #include <araios/kernel_registry.hpp>
+#include <araios/mode.hpp>
 #include <araios/spmv.hpp>
 #include <araios/formats/brc/brc_convert.hpp>
 #include <araios/formats/brcp/brcp_convert.hpp>
@@ -92,16 +94,17 @@ class PreparedKernel {
 template <class ExecSpace, class Format>
 class PreparedFormat final : public PreparedKernel<typename Format::value_type, ExecSpace> {
   using Base = PreparedKernel<typename Format::value_type, ExecSpace>;
+  using State = SpmvState<ExecSpace, Format>;
 
  public:
-  explicit PreparedFormat(Format format) : format_(std::move(format)) {}
+  PreparedFormat(Format format, State state) : format_(std::move(format)), state_(std::move(state)) {}
 
   void apply(const ExecSpace& exec, const typename Base::ConstVector& x, const typename Base::Vector& y,
              typename Format::value_type alpha, typename Format::value_type beta, const SpmvOptions& options,
              const typename Base::Vector& work) const override {
-    spmvCanonical(exec, format_, x, y, alpha, beta, options, work);
+    spmvCanonical(exec, format_, x, y, alpha, beta, options, work, state_);
   }
-  std::int64_t formatBytes() const override { return format_.bytes(); }
+  std::int64_t formatBytes() const override { return format_.bytes() + state_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
   std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
     return spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm);
@@ -109,22 +112,25 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
 
  private:
   Format format_;
+  State state_;
 };
 
-/// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError). Not inline:
-/// the compiled instantiations (araios/instantiations.hpp) keep every format's conversion and
-/// kernels out of the caller's translation unit.
+/// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError), with the
+/// state its product keeps for an operator in `mode`. Not inline: the compiled instantiations
+/// (araios/instantiations.hpp) keep every format's conversion and kernels out of the caller's
+/// translation unit.
 template <class ExecSpace, class Csr>
 std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> buildPreparedKernel(
-    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options);
+    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options, Mode mode);
 
 template <class ExecSpace, class Csr>
 std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> buildPreparedKernel(
-    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options) {
+    const ExecSpace& exec, FormatId format, const Csr& csr, const FormatOptions& options, Mode mode) {
   using Result = std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>>;
   return visitFormat(format, [&](auto builder) -> Result {
     auto built = decltype(builder)::fromCsr(exec, csr, options);
-    return std::make_shared<const PreparedFormat<ExecSpace, decltype(built)>>(std::move(built));
+    auto state = prepareSpmvState(exec, built, csr, mode);
+    return std::make_shared<const PreparedFormat<ExecSpace, decltype(built)>>(std::move(built), std::move(state));
   });
 }
 

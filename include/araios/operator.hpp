@@ -11,12 +11,15 @@
 // The operator owns the kernel's format (built from the CSR matrix on `exec` when it is
 // constructed; a padded format may refuse the matrix with PaddingError, and a format or
 // workspace that does not fit the memory of `exec`'s space is refused with OutOfMemoryError,
-// naming the bytes needed and free, before it is allocated), the format's plan, and
-// the workspace its product needs, one per execution space instance that applies it (a CUDA
-// stream; on a host backend, the calling thread): two operators, or two applies of one operator
-// on different CUDA streams, may run at once. It keeps a reference
-// to the CSR Views it was built from (the solvers take the diagonal from them). Copies share
-// everything. apply() is asynchronous like any Kokkos kernel on `exec`.
+// naming the bytes needed and free, before it is allocated), the format's plan, what the
+// product would otherwise make on every call (detail/spmv_state.hpp: CSC's grouping of its
+// entries by row, built unless the operator's mode is Fast), and the workspace its product
+// needs, one per execution space instance that applies it (a CUDA stream; on a host backend,
+// the calling thread): two operators, or two applies of one operator on different CUDA
+// streams, may run at once. It keeps a reference to the CSR Views it was built from (the
+// solvers take the diagonal from them, and BRCP and SC-CSR run their Accurate mode on them
+// instead of converting back to CSR), so a matrix whose values change needs a new operator.
+// Copies share everything. apply() is asynchronous like any Kokkos kernel on `exec`.
 //
 // Kernel::Auto (the default) lets the performance model choose (araios/model/): the features of
 // the matrix are computed on `exec`, the device's profile predicts every kernel's build and
@@ -205,7 +208,7 @@ class SpmvOperator {
       Kokkos::Timer timer;
       try {
         s.prepared = refuseAllocationFailure(exec, what, [&] {
-          auto prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format);
+          auto prepared = Impl::buildPreparedKernel(exec, s.entry->format, csr, options.format, options.mode);
           exec.fence();
           return prepared;
         });
@@ -260,7 +263,8 @@ class SpmvOperator {
   std::int64_t numCols() const { return static_cast<std::int64_t>(state().csr.numCols); }
   std::int64_t nnz() const { return static_cast<std::int64_t>(state().csr.nnz()); }
 
-  /// Bytes of the kernel's format and its plan (for csr-scalar and csr-vector: the CSR itself).
+  /// Bytes of the kernel's format, its plan and the state its products keep (for csr-scalar and
+  /// csr-vector: the CSR itself; not the CSR that BRCP and SC-CSR refer to for Accurate mode).
   std::int64_t formatBytes() const { return state().prepared->formatBytes(); }
   /// Bytes of workspace one product needs; the operator holds one per execution space instance
   /// that has applied it.

@@ -11,8 +11,13 @@
 // workspace is allocated for the call and the call fences before freeing it. Pass a workspace
 // of your own (spmvWorkspaceValues) to keep those asynchronous, or hold an SpmvOperator
 // (araios/operator.hpp), which keeps its workspace and its format for many products.
+// A bare matrix has no prepared state (detail/spmv_state.hpp), so the products that need one
+// make it on every call and fence before freeing it: CSC in deterministic and accurate modes
+// groups its entries by row, BRCP and SC-CSR in accurate mode convert to CSR. An SpmvOperator
+// makes it once.
 #include <araios/backends/backends.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/spmv_state.hpp>
 #include <araios/error.hpp>
 #include <araios/formats/brc/brc_spmv.hpp>
 #include <araios/formats/brcp/brcp_spmv.hpp>
@@ -35,14 +40,16 @@ namespace araios {
 namespace Impl {
 
 /// The product on the Views every compiled instantiation takes (araios/instantiations.hpp):
-/// x and y contiguous in the matrix's memory space. Not inline, so that an explicit
-/// instantiation declaration keeps it out of the caller's translation unit.
+/// x and y contiguous in the matrix's memory space, with the format's prepared state (an
+/// operator's, or empty). Not inline, so that an explicit instantiation declaration keeps it
+/// out of the caller's translation unit.
 template <class ExecSpace, class Matrix>
 void spmvCanonical(const ExecSpace& exec, const Matrix& A,
                    const Kokkos::View<const typename Matrix::value_type*, typename Matrix::device_type>& x,
                    const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& y,
                    typename Matrix::value_type alpha, typename Matrix::value_type beta, const SpmvOptions& options,
-                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace);
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace,
+                   const SpmvState<ExecSpace, Matrix>& state);
 
 /// Whether a View of type V passes to spmvCanonical as it is: same memory space and layout.
 template <class V, class Matrix>
@@ -83,9 +90,9 @@ void spmv(const ExecSpace& exec, const Matrix& A, const XView& x, const YView& y
                      std::to_string(A.numRows));
   }
   if constexpr (Impl::isCanonicalVector<XView, Matrix> && Impl::isCanonicalVector<YView, Matrix>) {
-    Impl::spmvCanonical(exec, A, x, y, alpha, beta, options, workspace);
+    Impl::spmvCanonical(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
   } else {
-    Impl::Spmv<ExecSpace, Matrix>::apply(exec, A, x, y, alpha, beta, options, workspace);
+    Impl::applySpmv(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
   }
 }
 
@@ -108,8 +115,9 @@ void spmvCanonical(const ExecSpace& exec, const Matrix& A,
                    const Kokkos::View<const typename Matrix::value_type*, typename Matrix::device_type>& x,
                    const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& y,
                    typename Matrix::value_type alpha, typename Matrix::value_type beta, const SpmvOptions& options,
-                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace) {
-  Spmv<ExecSpace, Matrix>::apply(exec, A, x, y, alpha, beta, options, workspace);
+                   const Kokkos::View<typename Matrix::value_type*, typename Matrix::device_type>& workspace,
+                   const SpmvState<ExecSpace, Matrix>& state) {
+  applySpmv(exec, A, x, y, alpha, beta, options, workspace, state);
 }
 
 }  // namespace Impl

@@ -6,7 +6,10 @@
 //     generated cases, on a badly conditioned matrix and on the real matrices (the largest
 //     ones with a CSR kernel only, to keep the test short);
 //   * Fast still meets the rounding-error bound of every kernel;
-//   * the deterministic kernels that walk each row in CSR order give csr-scalar's bits.
+//   * the deterministic kernels that walk each row in CSR order give csr-scalar's bits;
+//   * an operator makes what its products need once (BRCP's and SC-CSR's CSR form, CSC's row
+//     order): its applies allocate nothing more than csr-scalar's, the bare matrix's products
+//     still make it per call, and both give the bits above.
 // Serial, OpenMP at 1 and 2 threads and CUDA agreeing bit for bit is tests/repro/.
 #define BOOST_TEST_MODULE spmv_modes
 #include <boost/test/unit_test.hpp>
@@ -20,13 +23,18 @@
 
 #include <araios/araios.hpp>
 
+#include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using araios::test::KokkosFixture;
@@ -323,4 +331,168 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_expansion_decides_ordinary_rows_correctly
   undecided += near.numRows - decided;
   // Otherwise the exact pass would go untested by accurate_equals_mpfr_on_generated_matrices.
   BOOST_TEST(undecided > 0, "the expansion decided every badly conditioned row");
+}
+
+namespace {
+
+/// Counts the allocations Kokkos reports (its allocation callback) while the counter lives, in
+/// every memory space, labelled or not, keeping their labels for the message.
+class AllocationCounter {
+ public:
+  AllocationCounter() {
+    labels().clear();
+    Kokkos::Tools::Experimental::set_allocate_data_callback(&onAllocate);
+  }
+  ~AllocationCounter() { Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr); }
+  AllocationCounter(const AllocationCounter&) = delete;
+  AllocationCounter& operator=(const AllocationCounter&) = delete;
+
+  std::int64_t count() const { return static_cast<std::int64_t>(labels().size()); }
+  std::string what() const {
+    std::string text;
+    for (const std::string& label : labels()) text += (text.empty() ? "" : ", ") + label;
+    return text.empty() ? "none" : text;
+  }
+
+ private:
+  static std::vector<std::string>& labels() {
+    static std::vector<std::string> seen;
+    return seen;
+  }
+  static void onAllocate(const Kokkos::Tools::SpaceHandle, const char* label, const void*, const std::uint64_t) {
+    labels().emplace_back(label);
+  }
+};
+
+/// y = alpha*A*x + beta*y0 in csr-scalar's order, on the host: each row's entries by increasing
+/// column (ties in storage order), summed from -0.0, each product and sum rounded on its own.
+template <class Value>
+std::vector<Value> csrOrderSpmv(const io::HostMatrix& A, const std::vector<Value>& x, Value alpha, Value beta,
+                                const std::vector<Value>& y0) {
+  std::vector<std::int64_t> order(A.nnz());
+  for (std::int64_t k = 0; k < A.nnz(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t p, std::int64_t q) {
+    return std::tie(A.row[p], A.col[p]) < std::tie(A.row[q], A.col[q]);
+  });
+  std::vector<Value> sum(A.numRows, -Value(0));
+  for (const std::int64_t k : order) {
+    const Value product = static_cast<Value>(A.value[k]) * x[A.col[k]];
+    sum[A.row[k]] = sum[A.row[k]] + product;
+  }
+  std::vector<Value> y(A.numRows);
+  for (std::int64_t i = 0; i < A.numRows; ++i) {
+    y[i] = beta == Value(0) ? alpha * sum[i] : std::fma(alpha, sum[i], beta * y0[i]);
+  }
+  return y;
+}
+
+}  // namespace
+
+/// An operator makes what its products would otherwise make on every call once, when it is
+/// built: BRCP and SC-CSR in Accurate mode run on the operator's CSR matrix, CSC in
+/// Deterministic and Accurate modes on the row order built with the format. Applied again and
+/// again, the operator allocates no more than csr-scalar's operator does in the same mode
+/// (nothing when beta is 0), where the product on the bare matrix converts or sorts on each call;
+/// and every product, either way, gives MPFR's bits (Accurate) or those of the CSR order walked
+/// on the host (Deterministic).
+BOOST_AUTO_TEST_CASE_TEMPLATE(operators_prepare_their_products_once, Cfg, test::AllConfigs) {
+  using Value = ValueOf<Cfg>;
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Operator = SpmvOperator<Value, Ordinal, Offset, Exec>;
+  using Vector = Kokkos::View<Value*, Device>;
+  constexpr int kApplies = 3;
+  const io::HostMatrix host = test::powerLawWithLongRow();  // BRCP splits its long row over blocks
+  Exec exec;
+  const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(host));
+  const std::vector<Value> x = test::randomVector<Value>(host.numCols, 1234);
+  const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 5678);
+  const Vector xd("x", x.size()), yd("y", y0.size());
+  const auto ym = Kokkos::create_mirror_view(yd);
+  {
+    const auto xm = Kokkos::create_mirror_view(xd);
+    for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
+    Kokkos::deep_copy(xd, xm);
+  }
+  FormatOptions force;
+  force.force = true;
+
+  // One product into yd, back on the host: y starts as NaN when beta is 0 (an unwritten row
+  // shows), as y0 otherwise. Nothing here allocates through Kokkos but the product.
+  const auto run = [&](const auto& product, Value alpha, Value beta) {
+    for (std::size_t i = 0; i < y0.size(); ++i) {
+      ym(i) = beta == Value(0) ? std::numeric_limits<Value>::quiet_NaN() : y0[i];
+    }
+    Kokkos::deep_copy(yd, ym);
+    product(alpha, beta);
+    exec.fence();
+    Kokkos::deep_copy(ym, yd);
+    return std::vector<Value>(ym.data(), ym.data() + ym.extent(0));
+  };
+  const auto bare = [&](const std::string& kernel, Mode mode, Value alpha, Value beta) {
+    SpmvOptions options;
+    options.mode = mode;
+    const auto onBare = [&](const auto& A) {
+      const Vector work("work", spmvWorkspaceValues(exec, A, options));
+      AllocationCounter counter;
+      auto got = run([&](Value a, Value b) { spmv(exec, A, xd, yd, a, b, options, work); }, alpha, beta);
+      BOOST_TEST(counter.count() > 0,
+                 kernel << " " << toString(mode) << ": the bare matrix's product allocated nothing");
+      return got;
+    };
+    if (kernel == "brcp") return onBare(brcpFromCsr(exec, csr, force));
+    if (kernel == "sc-csr") return onBare(scCsrFromCsr(exec, csr, force));
+    return onBare(cscFromCsr(exec, csr));
+  };
+
+  const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
+  const std::pair<std::string, Mode> cases[] = {
+      {"brcp", Mode::Accurate}, {"sc-csr", Mode::Accurate}, {"csc", Mode::Deterministic}, {"csc", Mode::Accurate}};
+  for (const auto& [alpha, beta] : scalings) {
+    const std::vector<Value> accurate = test::mpfrSpmv<Value>(host, x, alpha, beta, y0);
+    const std::vector<Value> deterministic = csrOrderSpmv<Value>(host, x, alpha, beta, y0);
+    for (const auto& [kernel, mode] : cases) {
+      const std::string what = kernel + " " + toString(mode) + " alpha=" + std::to_string(alpha) +
+                               " beta=" + std::to_string(beta);
+      const std::vector<Value>& want = mode == Mode::Accurate ? accurate : deterministic;
+      OperatorOptions options;
+      options.kernel = parseKernel(kernel);
+      options.mode = mode;
+      options.format = force;
+      const Operator op(exec, csr, options);
+      options.kernel = Kernel::CsrScalar;
+      const Operator baseline(exec, csr, options);
+      const auto apply = [&](const Operator& o) { return [&](Value a, Value b) { o.apply(exec, xd, yd, a, b); }; };
+      // The first apply takes the operator's workspace and Kokkos' reduction buffers.
+      run(apply(op), alpha, beta);
+      run(apply(baseline), alpha, beta);
+
+      std::int64_t allocations = 0;
+      std::string allocated;
+      {
+        AllocationCounter counter;
+        for (int r = 0; r < kApplies; ++r) {
+          const std::vector<Value> got = run(apply(op), alpha, beta);
+          BOOST_TEST(sameBits(got, want), what << ", apply " << r << ": " << firstDifference(got, want));
+        }
+        allocations = counter.count();
+        allocated = counter.what();
+      }
+      if (beta == Value(0)) {
+        BOOST_TEST(allocations == 0, what << ": " << kApplies << " applies allocated " << allocated);
+      }
+      {
+        AllocationCounter counter;
+        for (int r = 0; r < kApplies; ++r) run(apply(baseline), alpha, beta);
+        BOOST_TEST(allocations <= counter.count(), what << ": " << kApplies << " applies allocated " << allocated
+                                                        << "; csr-scalar's " << counter.what());
+      }
+
+      const std::vector<Value> got = bare(kernel, mode, alpha, beta);
+      BOOST_TEST(sameBits(got, want), what << ", bare matrix: " << firstDifference(got, want));
+    }
+  }
 }

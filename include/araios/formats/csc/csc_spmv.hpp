@@ -2,19 +2,26 @@
 // CSC SpMV, by mode:
 //   Fast           one thread per column scatters alpha*a_ij*x_j into y atomically, after
 //                  y = beta*y: the order of the additions into a row depends on scheduling.
-//   Deterministic  no atomics: the entries are grouped by row on the call (a bucket sort, ties
-//                  by storage position, which is increasing column order), and one thread per
-//                  row sums its entries in that order from -0.0, each product and sum rounded
+//   Deterministic  no atomics: the entries are grouped by row (a bucket sort, ties by storage
+//                  position, which is increasing column order), and one thread per row sums
+//                  its entries in that order from -0.0, each product and sum rounded
 //                  (RoundedRowSum): the order, and so the bits, of csr-scalar on the same
 //                  (column-sorted) matrix.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
-// The deterministic and accurate modes allocate and sort on every call: CSC is a column
-// format, and a row-wise product on it costs a transpose.
+// The grouping by row (each entry's column and the row order) is a transpose of the index
+// arrays, dearer than the product: an operator builds it once, as its state
+// (detail/spmv_state.hpp), when its mode is not Fast; a bare matrix, or an operator built for
+// Fast mode and applied in another, allocates and sorts it on every call.
 #include <araios/detail/compress.hpp>
+#include <araios/detail/device_memory.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
 #include <araios/formats/csc/csc.hpp>
+#include <araios/formats/csr/csr.hpp>
+
+#include <cstdint>
+#include <string>
 
 namespace araios::Impl {
 
@@ -51,13 +58,47 @@ struct CscRowKernel {
   }
 };
 
+/// CSC's entries grouped by row: what the deterministic and accurate products walk.
+template <class Ordinal, class Offset, class Device>
+struct CscRows {
+  Kokkos::View<Ordinal*, Device> colOfEntry;  ///< the column of each stored entry
+  RowOrder<Offset, Device> order;              ///< the entries of each row, by increasing column
+
+  bool ready() const { return order.ptr.extent(0) != 0; }
+  std::int64_t bytes() const {
+    const auto offsets = static_cast<std::int64_t>(order.ptr.extent(0) + order.perm.extent(0));
+    return static_cast<std::int64_t>(colOfEntry.extent(0)) * static_cast<std::int64_t>(sizeof(Ordinal)) +
+           offsets * static_cast<std::int64_t>(sizeof(Offset));
+  }
+};
+
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   using Csc = CscMatrix<Value, Ordinal, Offset, Device>;
+  using State = CscRows<Ordinal, Offset, Device>;
+
+  static State groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
+    State rows;
+    rows.colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
+    rows.order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, Kokkos::View<Offset*, Device>(), label + "::rowOrder");
+    return rows;
+  }
+
+  /// The grouping by row, for an operator whose mode reads it: not in Fast mode.
+  static State prepare(const ExecSpace& exec, const Csc& A, const CsrMatrix<Value, Ordinal, Offset, Device>&,
+                       Mode mode) {
+    if (mode == Mode::Fast) return State();
+    const std::int64_t nnz = A.nnz();
+    requireMemory(exec,
+                  nnz * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Offset)) +
+                      (static_cast<std::int64_t>(A.numRows) + 1) * static_cast<std::int64_t>(sizeof(Offset)),
+                  buildingWhat("CSC's row order", A.numRows, A.numCols));
+    return groupByRow(exec, A, "araios::operator::csc");
+  }
+
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options,
-                    const Kokkos::View<Value*, Device>& /*work*/) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/, const State& state) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "CSC");
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
@@ -66,17 +107,16 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
                            CscAtomicKernel<Csc, XView, YView>{A, x, y, alpha});
       return;
     }
-    const auto colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), "araios::spmv::csc::colOfEntry");
-    const auto order =
-        rowOrder<Offset>(exec, A.numRows, A.rowIdx, Kokkos::View<Offset*, Device>(), "araios::spmv::csc::rowOrder");
+    const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       using Acc = typename decltype(tag)::type;
-      Kokkos::parallel_for(
-          "araios::spmv::csc_rows", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-          CscRowKernel<Csc, decltype(order), decltype(colOfEntry), XView, std::decay_t<decltype(yv)>, Acc>{A, order, colOfEntry, x, yv,
-                                                                                       alpha, beta});
+      using Kernel = CscRowKernel<Csc, decltype(rows.order), decltype(rows.colOfEntry), XView,
+                                  std::decay_t<decltype(yv)>, Acc>;
+      Kokkos::parallel_for("araios::spmv::csc_rows",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
+                           Kernel{A, rows.order, rows.colOfEntry, x, yv, alpha, beta});
     });
-    exec.fence();  // the row order dies with this scope
+    if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }
 };
 
