@@ -19,8 +19,13 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <limits>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 using namespace araios;
@@ -46,18 +51,74 @@ std::string hashOf(const View& v) {
 }
 
 /// Runs first(exec1) and second(exec2) at the same time: on two CUDA streams, or on OpenMP in two
-/// partitions of the thread pool (Kokkos 3.x's partition_master, which runs the partitions only
-/// when nested OpenMP is on). Serial, OpenMP on one thread, and OpenMP under Kokkos 4 (whose partition_space instances
-/// need a host thread each), run them one after the other. Returns how many ran at once.
+/// partitions of the thread pool. Serial and OpenMP on one thread run them one after the other.
+/// Returns how many ran at once.
+///
+/// OpenMP under Kokkos 3.x: partition_master, which runs the partitions only when nested OpenMP
+/// is on (it is turned on here for the call).
+/// OpenMP under Kokkos 4, which has no partition_master: partition_space gives two instances of
+/// about half the pool each. An OpenMP instance runs a kernel to completion on the host thread
+/// that submits it, so from one thread the two products would run in turn: each instance gets a
+/// std::thread of its own, and the two are released together from a gate. Each thread's
+/// parallel regions are top-level regions of that thread, so no nested OpenMP is needed (from the
+/// threads of an OpenMP parallel region instead, the instances would run serially unless nested
+/// OpenMP were on). OMP_PROC_BIND must stay false (ctest sets it): when true, both std::threads
+/// inherit the main thread's binding to the first place, so the two teams are put on the same
+/// cores.
+/// The OS may still run the two threads one after the other (with another process on one of
+/// two cores, a product of a few milliseconds can finish within one time slice): the returned
+/// count says whether the two products' spans overlapped, and a message gives the spans when not.
 template <class ExecSpace, class F1, class F2>
 int runConcurrently(const F1& first, const F2& second) {
-#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION < 40000
+#ifdef KOKKOS_ENABLE_OPENMP
   if constexpr (std::is_same_v<ExecSpace, Kokkos::OpenMP>) {
     if (Kokkos::OpenMP().concurrency() < 2) {  // one thread cannot be split in two partitions
       first(Kokkos::OpenMP());
       second(Kokkos::OpenMP());
       return 1;
     }
+#if KOKKOS_VERSION >= 40000
+    const std::vector<Kokkos::OpenMP> instances = Kokkos::Experimental::partition_space(Kokkos::OpenMP(), 1, 1);
+    BOOST_REQUIRE_EQUAL(instances.size(), 2u);
+    using Clock = std::chrono::steady_clock;
+    std::atomic<int> waiting{2};
+    Clock::time_point began[2], ended[2];
+    std::exception_ptr failed[2];
+    const auto run = [&](int i) {
+      waiting.fetch_sub(1);
+      while (waiting.load() > 0) std::this_thread::yield();
+      began[i] = Clock::now();
+      try {  // an exception may not leave a std::thread: it is rethrown on the test's thread
+        if (i == 0) {
+          first(instances[0]);
+        } else {
+          second(instances[1]);
+        }
+        instances[i].fence();
+      } catch (...) {
+        failed[i] = std::current_exception();
+      }
+      ended[i] = Clock::now();
+    };
+    std::thread t0(run, 0), t1(run, 1);
+    t0.join();
+    t1.join();
+    instances[0].fence();
+    instances[1].fence();
+    for (const std::exception_ptr& e : failed) {
+      if (e) std::rethrow_exception(e);
+    }
+    const bool overlapped = std::max(began[0], began[1]) < std::min(ended[0], ended[1]);
+    if (!overlapped) {
+      const auto us = [](Clock::duration d) {
+        return std::chrono::duration_cast<std::chrono::microseconds>(d).count();
+      };
+      BOOST_TEST_MESSAGE("the two OpenMP instances' products did not overlap in time: " << us(ended[0] - began[0])
+                         << " us and " << us(ended[1] - began[1]) << " us, starting " << us(began[1] - began[0])
+                         << " us apart");
+    }
+    return overlapped ? 2 : 1;
+#else
     const int levels = omp_get_max_active_levels();
     omp_set_max_active_levels(2);
     int ran = 0;
@@ -75,6 +136,7 @@ int runConcurrently(const F1& first, const F2& second) {
     omp_set_max_active_levels(levels);
     BOOST_REQUIRE_MESSAGE(ran == 2, "partition_master ran " << ran << " of 2 partitions");
     return 2;
+#endif
   }
 #endif
 #ifdef KOKKOS_ENABLE_CUDA
