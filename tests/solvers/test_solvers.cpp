@@ -10,6 +10,7 @@
 #define BOOST_TEST_MODULE solvers
 #include <boost/test/unit_test.hpp>
 
+#include "support/fma_csr_operator.hpp"
 #include "support/generated.hpp"
 #include "support/child_process.hpp"
 #include "support/kokkos_env.hpp"
@@ -30,46 +31,6 @@
 
 using araios::test::KokkosFixture;
 BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
-
-// ---------------------------------------------------------------------------------------------
-// A CSR operator whose row sums are explicit fma chains: bitwise identical on CPU and GPU (the
-// library's CSR scalar kernel writes sum += a*x, which nvcc fuses and g++ does not). It stands
-// in for the deterministic SpMV mode the reproducibility work will add, and shows that the
-// solvers are generic over any operator with an Impl::Spmv specialisation.
-namespace araios::test {
-
-template <class Csr, class XView, class YView>
-struct FmaCsrKernel {
-  using Value = typename Csr::value_type;
-  Csr A;
-  XView x;
-  YView y;
-  Value alpha, beta;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i) const {
-    Value sum = 0;
-    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) sum = fp::fma(A.values(k), x(A.colIdx(k)), sum);
-    y(i) = beta == Value(0) ? alpha * sum : fp::fma(alpha, sum, beta * y(i));
-  }
-};
-
-/// A user's own operator: what the solvers need of one (value_type, device_type, numRows(),
-/// numCols(), apply(exec, x, y)); the diagonal is passed to the solver.
-template <class Csr>
-struct FmaCsrOperator {
-  using value_type = typename Csr::value_type;
-  using device_type = typename Csr::device_type;
-  Csr csr;
-  std::int64_t numRows() const { return csr.numRows; }
-  std::int64_t numCols() const { return csr.numCols; }
-  template <class ExecSpace, class XView, class YView>
-  void apply(const ExecSpace& exec, const XView& x, const YView& y) const {
-    Kokkos::parallel_for("test::fma_csr",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, csr.numRows),
-                         FmaCsrKernel<Csr, XView, YView>{csr, x, y, value_type(1), value_type(0)});
-  }
-};
-
-}  // namespace araios::test
 
 namespace araios {
 // For Boost.Test's messages.

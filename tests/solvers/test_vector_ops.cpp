@@ -7,6 +7,7 @@
 #define BOOST_TEST_MODULE vector_ops
 #include <boost/test/unit_test.hpp>
 
+#include "support/deterministic_dot_reference.hpp"
 #include "support/kokkos_env.hpp"
 
 #include <araios/primitives/deterministic_reduce.hpp>
@@ -35,6 +36,7 @@ BOOST_TEST_GLOBAL_FIXTURE(KokkosFixture);
 namespace {
 
 using namespace araios;
+using test::hostDeterministicDot;
 namespace mp = boost::multiprecision;
 
 /// Wide enough that the sum of any products of doubles, from 2^-2148 up to 2^2112, is exact.
@@ -281,27 +283,6 @@ const std::vector<DotCase<Value>>& dotCases() {
 
 // ---------------------------------------------------------------------------------------------
 // The deterministic order, re-implemented on the host from its documentation.
-
-template <class Value>
-Value hostDeterministicDot(const std::vector<Value>& x, const std::vector<Value>& y) {
-  const std::int64_t n = static_cast<std::int64_t>(x.size());
-  const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
-  std::vector<Value> partial(chunks);
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    Value lanes[kDotLanes];
-    const std::int64_t end = std::min(n, (c + 1) * kDotChunk);
-    for (int l = 0; l < kDotLanes; ++l) {
-      lanes[l] = 0;
-      for (std::int64_t i = c * kDotChunk + l; i < end; i += kDotLanes) lanes[l] = std::fma(x[i], y[i], lanes[l]);
-    }
-    for (int w = kDotLanes / 2; w >= 1; w /= 2)
-      for (int l = 0; l < w; ++l) lanes[l] = lanes[l] + lanes[l + w];
-    partial[c] = lanes[0];
-  }
-  for (std::int64_t s = 1; s < chunks; s *= 2)
-    for (std::int64_t i = 0; i + s < chunks; i += 2 * s) partial[i] = partial[i] + partial[i + s];
-  return chunks > 0 ? partial[0] : Value(0);
-}
 
 const std::int64_t kLengths[] = {0, 1, 31, 32, 33, 1023, 1024, 1025, 5000, 70001};
 

@@ -144,7 +144,7 @@ struct LocalSubtreesKernel {
   }
 };
 
-/// The 32-lane sum of one chunk on the host, in the device's order (DotChunkKernel).
+/// The 32-lane sum of one chunk on the host, in the device's order (ChunkedDotsKernel).
 template <class Value>
 Value chunkSum(const std::vector<Value>& x, const std::vector<Value>& y) {
   Value lanes[kDotLanes] = {};
@@ -299,11 +299,8 @@ class DistributedReduction {
       const std::int64_t end = std::min((p.firstChunk + p.completeChunks) * kDotChunk, p.n) - p.offset;
       const auto xs = Kokkos::subview(x, std::make_pair(begin, end));
       const auto ys = Kokkos::subview(y, std::make_pair(begin, end));
-      using Kernel = Impl::DotChunkKernel<ExecSpace, decltype(xs), decltype(ys), Value>;
-      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(p.completeChunks), host ? 1 : kDotLanes);
-      Kokkos::parallel_for("araios::dot::chunks",
-                           policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::Scratch::shmem_size(kDotLanes))),
-                           Kernel{xs, ys, local_.partials, end - begin});
+      Impl::chunkPass("araios::dot::chunks", exec, end - begin, Impl::DotTerms<decltype(xs), decltype(ys), Value>{xs, ys},
+                      Impl::PartialSums<Value, Device, 1>{local_.partials});
       constexpr int kTreeThreads = 256;
       Kokkos::parallel_for("araios::dot::subtrees", Kokkos::TeamPolicy<ExecSpace>(exec, 1, host ? 1 : kTreeThreads),
                            Impl::LocalSubtreesKernel<ExecSpace, Value, Device>{

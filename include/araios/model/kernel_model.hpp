@@ -114,9 +114,8 @@ inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const El
   const double xBytes = static_cast<double>(e.value) * static_cast<double>(f.cols);
   const double missFraction = xBytes > 0 ? std::max(0.0, 1.0 - static_cast<double>(device.cacheBytes) / xBytes) : 0;
   double stream = 0, irregular = 0;
-  // The longest row's serial chain: walked by one thread, by csr-vector's lanes, by HYB's ELL
-  // width only (the rest goes to COO), or split over a warp's lanes (the entry- and
-  // block-parallel kernels).
+  // The longest row's serial chain: walked by one thread, by csr-vector's lanes, or split
+  // over a warp's lanes (the entry- and block-parallel kernels).
   double longest = static_cast<double>(f.maxRowLength);
   switch (kernel) {
     case Kernel::Coo:
@@ -155,9 +154,10 @@ inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const El
       // Their padding is streamed like entries: it is in `stream`, not in `irregular`.
       stream = slots * (kernel == Kernel::Dia ? e.value : entryBytes) + rows * e.offset / 32.0;
       if (kernel == Kernel::Hyb) {
-        const std::int64_t width = estimatedHybWidth(f);
-        longest = static_cast<double>(width);
-        irregular = nnz - static_cast<double>(hybEllEntries(f, width));
+        // The longest row stays the chain although only its first K entries are in ELL: in
+        // Deterministic and Accurate mode the row's thread walks its COO entries after its ELL
+        // slots, and in Fast mode their atomic additions all go to the row's one y entry.
+        irregular = nnz - static_cast<double>(hybEllEntries(f, estimatedHybWidth(f)));
       }
       break;
     case Kernel::Jds:

@@ -22,6 +22,7 @@
 // the convenience overloads, back to the host.
 #include <araios/error.hpp>
 #include <araios/mode.hpp>
+#include <araios/primitives/chunked_dots.hpp>
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/exact_accumulator.hpp>
 #include <araios/primitives/fp.hpp>
@@ -34,14 +35,6 @@
 namespace araios {
 
 
-/// Elements per chunk of the deterministic order. Part of the definition of the result (a
-/// different value changes the bits), so it is a constant, not a tuning knob. 1024 gives a
-/// GPU team enough independent loads to hide latency (32 per lane) and keeps the chunk sums
-/// few (n / 1024) for the tree.
-constexpr std::int64_t kDotChunk = 1024;
-/// Lanes of a chunk: one warp on a GPU, which reads 32 consecutive elements per step
-/// (coalesced). Also part of the definition of the result.
-constexpr int kDotLanes = 32;
 /// Elements per thread of the accurate reduction. Any value gives the same (exact) result;
 /// 256 keeps enough threads busy on a GPU for vectors of a few hundred thousand entries
 /// while each thread's accumulator flushes rarely (140 limbs per flush).
@@ -71,7 +64,7 @@ struct ReductionWorkspace {
 
   /// Makes room for vectors of n entries (a no-op when there is room already).
   void reserve(std::int64_t n) {
-    const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
+    const std::int64_t chunks = Impl::dotChunks(n);
     if (static_cast<std::int64_t>(partials.extent(0)) < chunks || !partials.data()) {
       partials = Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::dot::partials"),
                                               chunks > 0 ? chunks : 1);
@@ -86,57 +79,13 @@ struct ReductionWorkspace {
 
 namespace Impl {
 
-template <class ExecSpace, class XView, class YView, class Value>
-struct DotChunkKernel {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Scratch = Kokkos::View<Value*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryUnmanaged>;
-  XView x;
-  YView y;
-  Kokkos::View<Value*, typename ExecSpace::device_type> partials;
-  std::int64_t n;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::int64_t chunk = team.league_rank();
-    const std::int64_t begin = chunk * kDotChunk;
-    const std::int64_t end = begin + kDotChunk < n ? begin + kDotChunk : n;
-    Scratch lanes(team.team_scratch(0), kDotLanes);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kDotLanes), [&](const int lane) {
-      Value acc = 0;
-      for (std::int64_t i = begin + lane; i < end; i += kDotLanes) {
-        acc = fp::fma(static_cast<Value>(x(i)), static_cast<Value>(y(i)), acc);
-      }
-      lanes(lane) = acc;
-    });
-    team.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      for (int width = kDotLanes / 2; width >= 1; width /= 2) {
-        for (int l = 0; l < width; ++l) lanes(l) = lanes(l) + lanes(l + width);
-      }
-      partials(chunk) = lanes(0);
-    });
-  }
-};
-
-template <class ExecSpace, class Value, class Device>
-struct PairwiseTreeKernel {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Kokkos::View<Value*, Device> partials;
-  std::int64_t count;
+/// The tree pass's finish for one reduction: target = transform(total).
+template <class Value, class Device>
+struct StoreTotal {
   DeviceScalar<Value, Device> target;
   ReduceTransform transform;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for (std::int64_t stride = 1; stride < count; stride *= 2) {
-      const std::int64_t pairs = (count - stride + 2 * stride - 1) / (2 * stride);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs), [&](const std::int64_t p) {
-        const std::int64_t i = p * 2 * stride;
-        partials(i) = partials(i) + partials(i + stride);
-      });
-      team.team_barrier();
-    }
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      target.ref() = applyTransform(count > 0 ? partials(0) : Value(0), transform);
-    });
+  KOKKOS_INLINE_FUNCTION void operator()(const Value (&totals)[1]) const {
+    target.ref() = applyTransform(totals[0], transform);
   }
 };
 
@@ -239,20 +188,8 @@ void reduceProducts(const ExecSpace& exec, const XView& x, const YView& y, const
                             FastDotKernel<XView, YView, Value>{x, y}, ws.fastResult);
     runOnce("araios::dot::fast_store", exec, StoreTransformed<Value, Device>{ws.fastResult, target, transform});
   } else if (mode == ReductionMode::Deterministic) {
-    const std::int64_t chunks = (n + kDotChunk - 1) / kDotChunk;
-    constexpr bool host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
-    using Scratch = typename DotChunkKernel<ExecSpace, XView, YView, Value>::Scratch;
-    if (chunks > 0) {
-      // One warp per chunk on a GPU; on a CPU a team is one thread that runs the lanes in turn.
-      Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), host ? 1 : kDotLanes);
-      Kokkos::parallel_for("araios::dot::chunks",
-                           policy.set_scratch_size(0, Kokkos::PerTeam(Scratch::shmem_size(kDotLanes))),
-                           DotChunkKernel<ExecSpace, XView, YView, Value>{x, y, ws.partials, n});
-    }
-    // A block of 256 threads on a GPU walks the tree levels with a barrier between them.
-    constexpr int kTreeThreads = 256;
-    Kokkos::parallel_for("araios::dot::tree", Kokkos::TeamPolicy<ExecSpace>(exec, 1, host ? 1 : kTreeThreads),
-                         PairwiseTreeKernel<ExecSpace, Value, Device>{ws.partials, chunks, target, transform});
+    chunkedDots("araios::dot", exec, n, DotTerms<XView, YView, Value>{x, y}, PartialSums<Value, Device, 1>{ws.partials},
+                StoreTotal<Value, Device>{target, transform});
   } else {
     Kokkos::deep_copy(exec, ws.exact, std::int64_t(0));
     const std::int64_t chunks = (n + kAccurateChunk - 1) / kAccurateChunk;

@@ -10,63 +10,31 @@
 // and the vector updates read it there. Each iteration copies back two scalars: ||r|| for the
 // convergence test and a status flag. All multiply-adds are explicit fma (primitives/fp.hpp).
 //
+// On one process, in Fast and Deterministic mode, an iteration is the product and five fused
+// kernels (solvers/cg_steps.hpp); the bits are those of the unfused sequence. Fast mode uses
+// the deterministic order for its reductions too: fused into the vector updates they read no
+// vector a second time, which a separate unordered reduction would. What Fast changes is the
+// operator's kernel. Accurate mode, and a distributed operator (whose reductions cross the
+// ranks), run the unfused sequence.
+//
 // Stopping: when the recurrence residual satisfies ||r|| <= tol ||b||, the true residual
 // b - A x is computed; if it does not satisfy the test as well (the recurrence drifted), r is
 // replaced by it and CG restarts from the current x (at most kMaxResidualReplacements times).
 // p^T A p <= 0 means A is not positive definite: reported as a breakdown, x left at the last
 // iterate.
+#include <araios/solvers/cg_steps.hpp>
 #include <araios/solvers/diagonal.hpp>
 #include <araios/solvers/solver_support.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <optional>
+#include <type_traits>
+
 namespace araios {
 namespace Impl {
 
-/// The device scalars of CG, by slot.
-struct CgSlots {
-  // An enum, not static constexpr members: View::operator() takes its index by reference,
-  // which would make nvcc look for the members' storage in device code.
-  enum : int {
-    kRho = 0,     ///< r.z of the current residual
-    kPAp = 1,
-    kAlpha = 2,
-    kRhoNew = 3,
-    kBeta = 4,
-    kRnorm = 5,   ///< ||r||: read by the host with kFlag
-    kFlag = 6,    ///< 0 ok, 1 p.Ap <= 0, 2 p.Ap NaN or Inf
-    kCount = 7,
-  };
-};
-
 constexpr int kMaxResidualReplacements = 5;
-
-template <class Value, class Device>
-struct CgAlpha {
-  Kokkos::View<Value*, Device> s;
-  KOKKOS_INLINE_FUNCTION void operator()(int) const {
-    const Value pAp = s(CgSlots::kPAp);
-    if (pAp > 0 && fp::isFinite(pAp)) {
-      s(CgSlots::kAlpha) = s(CgSlots::kRho) / pAp;
-      s(CgSlots::kFlag) = 0;
-    } else {
-      s(CgSlots::kAlpha) = 0;  // leaves x and r as they are
-      s(CgSlots::kFlag) = fp::isFinite(pAp) ? 1 : 2;
-    }
-  }
-};
-
-template <class Value, class Device>
-struct CgBeta {
-  Kokkos::View<Value*, Device> s;
-  bool rnormFromRho;  ///< without preconditioner r.z = r.r, so ||r|| = sqrt(rho)
-  KOKKOS_INLINE_FUNCTION void operator()(int) const {
-    const Value rhoNew = s(CgSlots::kRhoNew);
-    s(CgSlots::kBeta) = rhoNew / s(CgSlots::kRho);
-    s(CgSlots::kRho) = rhoNew;
-    if (rnormFromRho) s(CgSlots::kRnorm) = fp::sqrt(rhoNew);
-  }
-};
 
 }  // namespace Impl
 
@@ -102,6 +70,17 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
   const Scalar rho{slots, Slots::kRho}, pAp{slots, Slots::kPAp}, alpha{slots, Slots::kAlpha},
       rhoNew{slots, Slots::kRhoNew}, beta{slots, Slots::kBeta}, rnorm{slots, Slots::kRnorm};
   auto ws = Impl::SolverContext<Operator>::reduction(A);
+  // The fused passes need the one-process reduction workspace; Accurate keeps its exact sums.
+  constexpr bool oneProcess = std::is_same_v<decltype(ws), ReductionWorkspace<Value, Device>>;
+  std::optional<Impl::CgFusedSteps<Value, Device, XView, DView>> fused;
+  if constexpr (oneProcess) {
+    if (options.mode != ReductionMode::Accurate) {
+      const Vector second = precondition ? Impl::allocateWorkVector<Vector>(exec, Impl::dotChunks(n) + 1,
+                                                                           "araios::cg::partials", "CG")
+                                         : Vector();
+      fused.emplace(slots, p, q, x, r, z, diagonal, precondition, ws.partials, second);
+    }
+  }
 
   SolveResult result;
   const double bnorm = Impl::hostNorm<Value, Device>(exec, b, options.mode, ws);
@@ -135,18 +114,23 @@ SolveResult cg(const ExecSpace& exec, const Operator& A, const BView& b, const X
   }
   for (int k = 1; k <= options.maxIterations && !result.converged; ++k) {
     A.apply(exec, p, q);
-    dot(exec, p, q, pAp, options.mode, ws);
-    Impl::runOnce("araios::cg::alpha", exec, Impl::CgAlpha<Value, Device>{slots});
-    axpy(exec, alpha, p, x);
-    axpy(exec, alpha.negated(), q, r);
-    if (precondition) {
-      divideElementwise(exec, r, diagonal, z);
-      dot(exec, r, z, rhoNew, options.mode, ws);
-      norm2(exec, r, rnorm, options.mode, ws);
+    if (fused) {
+      fused->alpha(exec);
+      fused->update(exec);
     } else {
-      dot(exec, r, r, rhoNew, options.mode, ws);
+      dot(exec, p, q, pAp, options.mode, ws);
+      Impl::runOnce("araios::cg::alpha", exec, Impl::CgAlpha<Value, Device>{slots});
+      axpy(exec, alpha, p, x);
+      axpy(exec, alpha.negated(), q, r);
+      if (precondition) {
+        divideElementwise(exec, r, diagonal, z);
+        dot(exec, r, z, rhoNew, options.mode, ws);
+        norm2(exec, r, rnorm, options.mode, ws);
+      } else {
+        dot(exec, r, r, rhoNew, options.mode, ws);
+      }
+      Impl::runOnce("araios::cg::beta", exec, Impl::CgBeta<Value, Device>{slots, !precondition});
     }
-    Impl::runOnce("araios::cg::beta", exec, Impl::CgBeta<Value, Device>{slots, !precondition});
     xpby(exec, z, beta, p);
     readScalars(slots, Slots::kRnorm, 2, hostSlots);
     const int flag = static_cast<int>(hostSlots(1));

@@ -26,6 +26,7 @@
 // groups' first rows and partial sums live in the caller's workspace (csrMergeWorkspaceValues).
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -87,19 +88,6 @@ KOKKOS_INLINE_FUNCTION std::int64_t mergePathRow(std::int64_t diagonal, std::int
     }
   }
   return lo;
-}
-
-/// Bytes of team scratch for an array of n T, with room to align it.
-template <class T>
-constexpr std::size_t scratchArrayBytes(std::size_t n) {
-  return n * sizeof(T) + alignof(T);
-}
-
-/// An array of n T in the team's scratch, aligned (each of the team's threads gets the same one).
-template <class T, class Member>
-KOKKOS_INLINE_FUNCTION T* scratchArray(const Member& team, std::size_t n) {
-  return static_cast<T*>(team.team_scratch(0).get_shmem_aligned(static_cast<std::ptrdiff_t>(n * sizeof(T)),
-                                                                 static_cast<std::ptrdiff_t>(alignof(T))));
 }
 
 /// Where a product on A keeps its teams' results: two partial sums per team, and the row where

@@ -1,0 +1,178 @@
+#pragma once
+// The two passes of the deterministic reduction order (deterministic_reduce.hpp), for K sums
+// of products taken over the same vector length in one sweep:
+//
+//   chunk pass   sum_k over chunk c (kDotChunk elements, kDotLanes lanes, the lane tree) of
+//                a_k(i) * b_k(i), written to partials[k](c);
+//   tree pass    the pairwise tree over the chunk index, then finish(sums) on the K totals.
+//
+// The terms come from a functor, terms(i, a, b), called exactly once for every element i; it
+// may also update vectors in passing, which is how a solver fuses its vector updates with the
+// reductions that read them (CG's x, r and z updates with r.z and r.r), and the finish functor
+// may go on to the scalar arithmetic that needs the totals (alpha = rho / p.Ap). The order of
+// every sum is the one of the unfused dot, so fused and unfused give the same bits.
+//
+// On a GPU a 256-thread team takes a chunk (see ChunkedDotsKernel for how its threads share
+// the sequential lane chains).
+#include <araios/detail/team_scratch.hpp>
+#include <araios/primitives/fp.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace araios {
+
+/// Elements per chunk of the deterministic order. Part of the definition of the result (a
+/// different value changes the bits), so it is a constant, not a tuning knob. 1024 gives a
+/// GPU warp enough independent loads to hide latency (32 per lane) and keeps the chunk sums
+/// few (n / 1024) for the tree.
+constexpr std::int64_t kDotChunk = 1024;
+/// Lanes of a chunk: one warp on a GPU, which reads 32 consecutive elements per step
+/// (coalesced). Also part of the definition of the result.
+constexpr int kDotLanes = 32;
+
+namespace Impl {
+
+/// Threads of a GPU team, which takes one chunk: four elements each. Not part of the result.
+constexpr int kDotTeamThreads = 256;
+/// Threads of the one team that walks the tree levels on a GPU.
+constexpr int kDotTreeThreads = 256;
+
+/// K arrays of chunk sums, one per reduction.
+template <class Value, class Device, std::size_t K>
+using PartialSums = Kokkos::Array<Kokkos::View<Value*, Device>, K>;
+
+template <class ExecSpace>
+constexpr bool runsOnHost() {
+  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
+}
+
+/// The chunk pass: partials[k](c) = the ordered sum of chunk c's products a_k(i) * b_k(i).
+///
+/// A team takes one chunk in three steps. Its threads first call terms(i) for the chunk's
+/// elements, consecutive threads on consecutive elements, and stage the operands in scratch;
+/// then one thread per lane and sum runs the lane's fma chain over the staged operands; then
+/// one thread per sum adds the lanes by the tree. Staging lets a whole 256-thread block load
+/// and update the chunk at once, with eight times the loads in flight of a warp that walks
+/// its lanes' chains itself (the chains are sequential; the loads need not be).
+template <class ExecSpace, class Value, class Device, std::size_t K, class Terms>
+struct ChunkedDotsKernel {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr int kSums = static_cast<int>(K);
+  static constexpr int kChunk = static_cast<int>(kDotChunk);
+  Terms terms;
+  PartialSums<Value, Device, K> partials;
+  std::int64_t n;
+
+  /// Operands a_k then b_k of each sum, kDotChunk each, then the lanes' sums.
+  static std::size_t scratchBytes() { return scratchArrayBytes<Value>((2 * kChunk + kDotLanes) * K); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Value* const operands = scratchArray<Value>(team, (2 * kChunk + kDotLanes) * K);
+    Value* const lanes = operands + 2 * kChunk * kSums;  // lanes[k * kDotLanes + lane]
+    const std::int64_t chunk = team.league_rank();
+    const std::int64_t begin = chunk * kDotChunk;
+    const int length = static_cast<int>(begin + kDotChunk < n ? kDotChunk : n - begin);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length), [&](const int e) {
+      Value a[K], b[K];
+      terms(begin + e, a, b);
+      for (int k = 0; k < kSums; ++k) {
+        operands[(2 * k) * kChunk + e] = a[k];
+        operands[(2 * k + 1) * kChunk + e] = b[k];
+      }
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kDotLanes * kSums), [&](const int t) {
+      const int k = t / kDotLanes, lane = t % kDotLanes;
+      const Value* const a = operands + (2 * k) * kChunk;
+      const Value* const b = operands + (2 * k + 1) * kChunk;
+      Value acc = 0;
+      for (int e = lane; e < length; e += kDotLanes) acc = fp::fma(a[e], b[e], acc);
+      lanes[k * kDotLanes + lane] = acc;
+    });
+    team.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kSums), [&](const int k) {
+      Value* const l = lanes + k * kDotLanes;
+      for (int width = kDotLanes / 2; width >= 1; width /= 2) {
+        for (int j = 0; j < width; ++j) l[j] = l[j] + l[j + width];
+      }
+      partials[k](chunk) = l[0];
+    });
+  }
+};
+
+/// The tree pass: each partials[k] summed by the pairwise tree over the chunk index (level s
+/// adds partial i + s into i for i a multiple of 2s), then finish(totals) once.
+template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
+struct PairwiseTreesKernel {
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  static constexpr std::int64_t kSums = static_cast<std::int64_t>(K);
+  PartialSums<Value, Device, K> partials;
+  std::int64_t count;
+  Finish finish;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    for (std::int64_t stride = 1; stride < count; stride *= 2) {
+      const std::int64_t pairs = (count - stride + 2 * stride - 1) / (2 * stride);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * kSums), [&](const std::int64_t pk) {
+        const std::int64_t i = pk / kSums * 2 * stride;
+        const auto& v = partials[static_cast<std::size_t>(pk % kSums)];
+        v(i) = v(i) + v(i + stride);
+      });
+      team.team_barrier();
+    }
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      Value totals[K];
+      for (std::size_t k = 0; k < K; ++k) totals[k] = count > 0 ? partials[k](0) : Value(0);
+      finish(totals);
+    });
+  }
+};
+
+/// Chunks of the deterministic order for n elements.
+inline std::int64_t dotChunks(std::int64_t n) { return (n + kDotChunk - 1) / kDotChunk; }
+
+/// The chunk pass on `exec`, asynchronously: every partials[k] needs dotChunks(n) entries.
+template <class ExecSpace, class Value, class Device, std::size_t K, class Terms>
+void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const Terms& terms,
+               const PartialSums<Value, Device, K>& partials) {
+  const std::int64_t chunks = dotChunks(n);
+  if (chunks == 0) return;
+  using Kernel = ChunkedDotsKernel<ExecSpace, Value, Device, K, Terms>;
+  // On a CPU a team is one thread, which runs the three steps in turn.
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), runsOnHost<ExecSpace>() ? 1 : kDotTeamThreads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
+                       Kernel{terms, partials, n});
+}
+
+/// The tree pass over `chunks` partial sums per array, then finish(totals), asynchronously.
+template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
+void treePass(const char* label, const ExecSpace& exec, std::int64_t chunks, const PartialSums<Value, Device, K>& partials,
+              const Finish& finish) {
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(exec, 1, runsOnHost<ExecSpace>() ? 1 : kDotTreeThreads),
+                       PairwiseTreesKernel<ExecSpace, Value, Device, K, Finish>{partials, chunks, finish});
+}
+
+/// Both passes, asynchronously.
+template <class ExecSpace, class Value, class Device, std::size_t K, class Terms, class Finish>
+void chunkedDots(const char* label, const ExecSpace& exec, std::int64_t n, const Terms& terms,
+                 const PartialSums<Value, Device, K>& partials, const Finish& finish) {
+  chunkPass(label, exec, n, terms, partials);
+  treePass(label, exec, dotChunks(n), partials, finish);
+}
+
+/// The terms of one dot product x . y (x . x for a norm).
+template <class XView, class YView, class Value>
+struct DotTerms {
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, Value (&a)[1], Value (&b)[1]) const {
+    a[0] = static_cast<Value>(x(i));
+    b[0] = static_cast<Value>(y(i));
+  }
+};
+
+}  // namespace Impl
+}  // namespace araios

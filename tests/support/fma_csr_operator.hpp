@@ -1,0 +1,45 @@
+#pragma once
+// A CSR operator whose row sums are explicit fma chains: bitwise identical on CPU and GPU (the
+// product of each row is one fma chain from zero, in CSR order), so a host loop reproduces its
+// bits exactly. It also shows that the solvers take any operator with value_type, device_type,
+// numRows(), numCols() and apply(exec, x, y).
+#include <araios/primitives/fp.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace araios::test {
+
+template <class Csr, class XView, class YView>
+struct FmaCsrKernel {
+  using Value = typename Csr::value_type;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i) const {
+    Value sum = 0;
+    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) sum = fp::fma(A.values(k), x(A.colIdx(k)), sum);
+    y(i) = beta == Value(0) ? alpha * sum : fp::fma(alpha, sum, beta * y(i));
+  }
+};
+
+/// A user's own operator: what the solvers need of one (value_type, device_type, numRows(),
+/// numCols(), apply(exec, x, y)); the diagonal is passed to the solver.
+template <class Csr>
+struct FmaCsrOperator {
+  using value_type = typename Csr::value_type;
+  using device_type = typename Csr::device_type;
+  Csr csr;
+  std::int64_t numRows() const { return csr.numRows; }
+  std::int64_t numCols() const { return csr.numCols; }
+  template <class ExecSpace, class XView, class YView>
+  void apply(const ExecSpace& exec, const XView& x, const YView& y) const {
+    Kokkos::parallel_for("test::fma_csr",
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, csr.numRows),
+                         FmaCsrKernel<Csr, XView, YView>{csr, x, y, value_type(1), value_type(0)});
+  }
+};
+
+}  // namespace araios::test
