@@ -19,18 +19,19 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace araios {
 
 /// Elements per chunk of the deterministic order. Part of the definition of the result (a
-/// different value changes the bits), so it is a constant, not a tuning knob. 1024 gives a
-/// GPU warp enough independent loads to hide latency (32 per lane) and keeps the chunk sums
-/// few (n / 1024) for the tree.
+/// different value changes the bits), so it is a constant, not a tuning knob. 1024 keeps a
+/// GPU team's staged operands in scratch (16 KiB per sum in double) and the chunk sums few
+/// (n / 1024) for the tree.
 constexpr std::int64_t kDotChunk = 1024;
-/// Lanes of a chunk: one warp on a GPU, which reads 32 consecutive elements per step
-/// (coalesced). Also part of the definition of the result.
+/// Lanes of a chunk: on a GPU one warp runs them, reading 32 consecutive staged operands per
+/// step. Also part of the definition of the result.
 constexpr int kDotLanes = 32;
 
 namespace Impl {
