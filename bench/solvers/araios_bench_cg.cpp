@@ -14,6 +14,7 @@
 // x, r and z (8); the direction update reads z and p and writes p (3): 13 vector passes beside
 // the product. Gathers of x beyond one read and the reductions' few partial sums are not
 // counted, so the bound is optimistic on irregular matrices.
+#include "best_seconds.hpp"
 #include "generators/catalog.hpp"
 #include "solvers/spd_system.hpp"
 
@@ -49,26 +50,13 @@ struct Options {
   std::vector<std::string> kernels{"auto"};
 };
 
-template <class F>
-double bestSeconds(const Exec& exec, int repeats, const F& f) {
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    exec.fence();
-    Kokkos::Timer timer;
-    f();
-    exec.fence();
-    best = std::min(best, timer.seconds());
-  }
-  return best;
-}
-
 /// Bytes per second of Kokkos::deep_copy between two vectors of 2^27 doubles.
 double copyBandwidth(const Exec& exec) {
   const std::int64_t n = std::int64_t(1) << 27;
   Vector a(Kokkos::view_alloc("araios::bench::a", Kokkos::WithoutInitializing), n);
   Vector b(Kokkos::view_alloc("araios::bench::b", Kokkos::WithoutInitializing), n);
   Kokkos::deep_copy(exec, a, 1.0);
-  const double s = bestSeconds(exec, 10, [&] { Kokkos::deep_copy(exec, b, a); });
+  const double s = bench::bestSeconds(exec, 10, [&] { Kokkos::deep_copy(exec, b, a); });
   return 2.0 * n * sizeof(double) / s;
 }
 
@@ -82,7 +70,7 @@ double secondsPerIteration(const Exec& exec, const Operator& op, const Vector& b
     o.maxIterations = iterations;
     o.mode = mode;
     o.preconditioner = Preconditioner::Jacobi;
-    return bestSeconds(exec, 3, [&] {
+    return bench::bestSeconds(exec, 3, [&] {
       Kokkos::deep_copy(exec, x, 0.0);
       last = cg(exec, op, b, x, o, diagonal);
     });
@@ -132,7 +120,7 @@ int run(const Options& options) {
           continue;
         }
         Vector y("araios::bench::y", n);
-        const double spmv = bestSeconds(exec, 20, [&] { op->apply(exec, b, y); });
+        const double spmv = bench::bestSeconds(exec, 20, [&] { op->apply(exec, b, y); });
         SolveResult last;
         const ReductionMode reduction = mode == Mode::Fast ? ReductionMode::Fast : ReductionMode::Deterministic;
         const double perIteration = secondsPerIteration(exec, *op, b, diagonal, reduction, options.iterations, last);

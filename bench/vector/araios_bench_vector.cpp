@@ -6,6 +6,8 @@
 //
 // Each line: best of 20 runs, GB/s counting every byte read and written, and the ratio to
 // deep_copy's GB/s.
+#include "best_seconds.hpp"
+
 #include <araios/vector_ops.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -26,21 +28,12 @@ struct RangeCopy {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { to(i) = from(i); }
 };
 
-/// Best seconds of kRepeats runs of f, fenced on both sides, after one untimed warm-up run.
+/// Best seconds of kRepeats runs of f, after one untimed warm-up run.
 template <class ExecSpace, class F>
 double bestSeconds(const ExecSpace& exec, const F& f) {
   f();
   exec.fence();
-  double best = 1e300;
-  for (int r = 0; r < kRepeats; ++r) {
-    exec.fence();
-    Kokkos::Timer timer;
-    f();
-    exec.fence();
-    const double s = timer.seconds();
-    if (s < best) best = s;
-  }
-  return best;
+  return araios::bench::bestSeconds(exec, kRepeats, f);
 }
 
 int run(std::int64_t n) {

@@ -7,11 +7,12 @@
 // blocks, whatever its LaunchBounds: on an H100 such a copy reaches 0.57 of cudaMemcpy's
 // bandwidth, limited by how fast blocks launch, while 256-thread teams that each cover a
 // contiguous chunk reach 0.95 (shared/probes/README.md).
+#include <araios/detail/host_space.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <cstdint>
-#include <type_traits>
 
 namespace araios {
 namespace Impl {
@@ -54,7 +55,7 @@ struct LightChunks {
 template <class ExecSpace, class Functor>
 void lightParallelFor(const char* label, const ExecSpace& exec, std::int64_t n, const Functor& f) {
   if (n <= 0) return;
-  if constexpr (std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>) {
+  if constexpr (isHostSpace<ExecSpace>()) {
     Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, n), f);
   } else {
     using Policy = Kokkos::TeamPolicy<ExecSpace>;

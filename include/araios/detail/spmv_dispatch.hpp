@@ -3,6 +3,7 @@
 // calls Impl::Spmv<ExecSpace, Matrix>::apply. Each format specialises Impl::Spmv with its
 // portable Kokkos kernels (formats/<fmt>/<fmt>_spmv.hpp); a backend adds a more specialised
 // partial specialisation only where it measurably wins (backends/<backend>/).
+#include <araios/detail/host_space.hpp>
 #include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/mode.hpp>
@@ -65,11 +66,6 @@ void checkWorkspace(const WorkView& work, std::int64_t needed, const char* forma
                      " values; expected at least " + std::to_string(needed) +
                      " (araios::spmvWorkspaceValues gives the size)");
   }
-}
-
-template <class ExecSpace>
-constexpr bool isHostSpace() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
 }
 
 /// a*b + c rounded once, on every backend. Compilers contract a*b + c into a fused

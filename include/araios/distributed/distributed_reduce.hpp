@@ -291,7 +291,6 @@ class DistributedReduction {
   template <class ExecSpace, class XView, class YView>
   void reduceDeterministic(const ExecSpace& exec, const XView& x, const YView& y,
                            const DeviceScalar<Value, Device>& target, Impl::ReduceTransform transform) {
-    constexpr bool host = std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
     const Impl::ChunkPlan& p = plan_;
     // Complete chunks: the one-process chunk kernel on the block's aligned part.
     if (p.completeChunks > 0) {
@@ -301,8 +300,8 @@ class DistributedReduction {
       const auto ys = Kokkos::subview(y, std::make_pair(begin, end));
       Impl::chunkPass("araios::dot::chunks", exec, end - begin, Impl::DotTerms<decltype(xs), decltype(ys), Value>{xs, ys},
                       Impl::PartialSums<Value, Device, 1>{local_.partials});
-      constexpr int kTreeThreads = 256;
-      Kokkos::parallel_for("araios::dot::subtrees", Kokkos::TeamPolicy<ExecSpace>(exec, 1, host ? 1 : kTreeThreads),
+      Kokkos::parallel_for("araios::dot::subtrees",
+                           Kokkos::TeamPolicy<ExecSpace>(exec, 1, Impl::isHostSpace<ExecSpace>() ? 1 : Impl::kDotTreeThreads),
                            Impl::LocalSubtreesKernel<ExecSpace, Value, Device>{
                                local_.partials, tileIndex_, tiles_, p.firstChunk, p.firstChunk + p.completeChunks,
                                p.chunks});

@@ -14,6 +14,7 @@
 //
 // On a GPU a 256-thread team takes a chunk (see ChunkedDotsKernel for how its threads share
 // the sequential lane chains).
+#include <araios/detail/host_space.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/primitives/fp.hpp>
 
@@ -21,7 +22,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 namespace araios {
 
@@ -44,11 +44,6 @@ constexpr int kDotTreeThreads = 256;
 /// K arrays of chunk sums, one per reduction.
 template <class Value, class Device, std::size_t K>
 using PartialSums = Kokkos::Array<Kokkos::View<Value*, Device>, K>;
-
-template <class ExecSpace>
-constexpr bool runsOnHost() {
-  return std::is_same_v<typename ExecSpace::memory_space, Kokkos::HostSpace>;
-}
 
 /// The chunk pass: partials[k](c) = the ordered sum of chunk c's products a_k(i) * b_k(i).
 ///
@@ -143,7 +138,7 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
   if (chunks == 0) return;
   using Kernel = ChunkedDotsKernel<ExecSpace, Value, Device, K, Terms>;
   // On a CPU a team is one thread, which runs the three steps in turn.
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), runsOnHost<ExecSpace>() ? 1 : kDotTeamThreads);
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), isHostSpace<ExecSpace>() ? 1 : kDotTeamThreads);
   Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
                        Kernel{terms, partials, n});
 }
@@ -152,7 +147,7 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
 template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
 void treePass(const char* label, const ExecSpace& exec, std::int64_t chunks, const PartialSums<Value, Device, K>& partials,
               const Finish& finish) {
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(exec, 1, runsOnHost<ExecSpace>() ? 1 : kDotTreeThreads),
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(exec, 1, isHostSpace<ExecSpace>() ? 1 : kDotTreeThreads),
                        PairwiseTreesKernel<ExecSpace, Value, Device, K, Finish>{partials, chunks, finish});
 }
 

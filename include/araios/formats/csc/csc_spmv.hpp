@@ -64,11 +64,18 @@ struct CscRows {
   Kokkos::View<Ordinal*, Device> colOfEntry;  ///< the column of each stored entry
   RowOrder<Offset, Device> order;              ///< the entries of each row, by increasing column
 
+  /// Bytes of the grouping of nnz entries in `rows` rows: a column per entry, a permutation and
+  /// the row offsets.
+  static std::int64_t bytesFor(std::int64_t nnz, std::int64_t rows) {
+    return nnz * static_cast<std::int64_t>(sizeof(Ordinal)) +
+           (nnz + rows + 1) * static_cast<std::int64_t>(sizeof(Offset));
+  }
+
   bool ready() const { return order.ptr.extent(0) != 0; }
   std::int64_t bytes() const {
-    const auto offsets = static_cast<std::int64_t>(order.ptr.extent(0) + order.perm.extent(0));
-    return static_cast<std::int64_t>(colOfEntry.extent(0)) * static_cast<std::int64_t>(sizeof(Ordinal)) +
-           offsets * static_cast<std::int64_t>(sizeof(Offset));
+    return ready() ? bytesFor(static_cast<std::int64_t>(colOfEntry.extent(0)),
+                              static_cast<std::int64_t>(order.ptr.extent(0)) - 1)
+                   : 0;
   }
 };
 
@@ -88,10 +95,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   static State prepare(const ExecSpace& exec, const Csc& A, const CsrMatrix<Value, Ordinal, Offset, Device>&,
                        Mode mode) {
     if (mode == Mode::Fast) return State();
-    const std::int64_t nnz = A.nnz();
-    requireMemory(exec,
-                  nnz * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Offset)) +
-                      (static_cast<std::int64_t>(A.numRows) + 1) * static_cast<std::int64_t>(sizeof(Offset)),
+    requireMemory(exec, State::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
                   buildingWhat("CSC's row order", A.numRows, A.numCols));
     return groupByRow(exec, A, "araios::operator::csc");
   }
