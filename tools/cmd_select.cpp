@@ -117,6 +117,11 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SelectArgs
     j["precision"] = args.run.precision;
     j["expected_products"] = options.expectedProducts;
     j["choose_again_s"] = chooseAgainSeconds;
+    // The terms whose counts "terms" lists but the profile holds no constants for.
+    j["terms_absent_from_profile"] = nlohmann::json::array();
+    for (std::size_t t = 0; t < kProductTerms; ++t) {
+      if (!profile->termFitted[t]) j["terms_absent_from_profile"].push_back(std::string(kProductTermNames[t]));
+    }
     j["features"] = {{"max_row_length", features.maxRowLength},     {"empty_rows", features.emptyRows},
                      {"mean_row_length", features.meanRowLength()}, {"std_row_length", features.stdRowLength()},
                      {"group_slots", features.groupSlots},          {"sell_slots", features.sellSlots},
@@ -125,7 +130,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SelectArgs
     const ElementSizes sizes{static_cast<int>(sizeof(Value)), static_cast<int>(sizeof(Index)),
                              static_cast<int>(sizeof(Index))};
     for (std::size_t r = 0; r < choice.ranking.size(); ++r) {
-      const ProductTerms terms = kernelTerms(choice.ranking[r].kernel, features, sizes, profile->traits());
+      const ProductTerms terms = kernelTerms(choice.ranking[r].kernel, mode, features, sizes, profile->traits());
       nlohmann::json t = nlohmann::json::object();
       for (std::size_t k = 0; k < kProductTerms; ++k) t[std::string(kProductTermNames[k])] = terms[k];
       j["ranking"][r]["terms"] = t;

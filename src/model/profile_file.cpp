@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -25,24 +26,40 @@ constexpr const char* kProfileKind = "araios-performance-profile";
   throw ProfileError(where + ": " + what);
 }
 
+/// The constants of the terms `fitted` marks (all when null).
 template <std::size_t N>
-json termsToJson(const std::array<double, N>& terms, const std::array<std::string_view, N>& names) {
+json termsToJson(const std::array<double, N>& terms, const std::array<std::string_view, N>& names,
+                 const std::array<bool, N>* fitted = nullptr) {
   json j = json::object();
-  for (std::size_t t = 0; t < N; ++t) j[std::string(names[t])] = terms[t];
+  for (std::size_t t = 0; t < N; ++t) {
+    if (fitted == nullptr || (*fitted)[t]) j[std::string(names[t])] = terms[t];
+  }
   return j;
 }
 
+/// The constants named in `j`; the first `required` names must be there, a later one may be
+/// missing (0, and false in `present`), a name that is no term is refused: with missing terms
+/// tolerated, a misspelt one would otherwise pass for absent.
 template <std::size_t N>
-std::array<double, N> termsFromJson(const json& j, const std::array<std::string_view, N>& names,
-                                    const std::string& where, const std::string& path) {
+std::array<double, N> termsFromJson(const json& j, const std::array<std::string_view, N>& names, std::size_t required,
+                                    std::array<bool, N>& present, const std::string& where, const std::string& path) {
   if (!j.is_object()) refuse(where, path + " is not an object of constants; expected {\"launch\": ..., ...}");
   std::array<double, N> terms{};
   for (std::size_t t = 0; t < N; ++t) {
     const std::string name(names[t]);
-    if (!j.contains(name) || !j[name].is_number()) {
+    present[t] = j.contains(name);
+    if (!present[t] && t >= required) continue;
+    if (!present[t] || !j[name].is_number()) {
       refuse(where, path + "." + name + " is missing or not a number; expected a constant in seconds per unit");
     }
     terms[t] = j[name].get<double>();
+  }
+  for (const auto& [name, value] : j.items()) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    std::string expected;
+    for (const std::string_view known : names) expected += (expected.empty() ? "" : ", ") + std::string(known);
+    refuse(where, path + " has a constant for an unknown term '" + name + "'; expected the terms of this build: " +
+                      expected);
   }
   return terms;
 }
@@ -89,8 +106,13 @@ void validateProfile(const PerformanceProfile& p, const std::string& backend, co
   for (std::size_t k = 0; k < kKernelCount; ++k) {
     for (std::size_t m = 0; m < kModeCount; ++m) {
       for (std::size_t t = 0; t < kProductTerms; ++t) {
-        checkTerm(p.product[k][m][t], std::string("kernels.") + std::string(kernelRegistry()[k].name) + "." +
-                                          toString(static_cast<Mode>(m)) + "." + std::string(kProductTermNames[t]));
+        const std::string what = std::string("kernels.") + std::string(kernelRegistry()[k].name) + "." +
+                                 toString(static_cast<Mode>(m)) + "." + std::string(kProductTermNames[t]);
+        checkTerm(p.product[k][m][t], what);
+        if (!p.termFitted[t] && p.product[k][m][t] != 0) {
+          refuse(where, what + " is " + std::to_string(p.product[k][m][t]) +
+                            " for a term absent from the profile; expected 0");
+        }
       }
     }
   }
@@ -134,6 +156,11 @@ PerformanceProfile readProfile(const std::string& path, const std::string& backe
     p.commit = j.value("commit", "");
     p.created = j.value("created", "");
     const json& kernels = member(j, "kernels", path, "the constants of every kernel");
+    // Per optional term, the constants that name it and the first that does not: a profile
+    // fitted before the term names it nowhere, one that names it in part is damaged.
+    std::array<int, kProductTerms> naming{};
+    std::array<std::string, kProductTerms> firstLacking;
+    int constantSets = 0;
     for (std::size_t k = 0; k < kKernelCount; ++k) {
       const std::string name(kernelRegistry()[k].name);
       if (!kernels.contains(name)) {
@@ -144,13 +171,28 @@ PerformanceProfile readProfile(const std::string& path, const std::string& backe
       for (std::size_t m = 0; m < kModeCount; ++m) {
         const std::string mode = toString(static_cast<Mode>(m));
         const json& c = member(modes, mode, path, "kernels." + name + "." + mode);
-        p.product[k][m] = termsFromJson(member(c, "constants", path, "kernels." + name + "." + mode + ".constants"),
-                                        kProductTermNames, path, "kernels." + name + "." + mode + ".constants");
+        const std::string where = "kernels." + name + "." + mode + ".constants";
+        std::array<bool, kProductTerms> present{};
+        p.product[k][m] = termsFromJson(member(c, "constants", path, where), kProductTermNames, kRequiredProductTerms,
+                                        present, path, where);
+        ++constantSets;
+        for (std::size_t t = 0; t < kProductTerms; ++t) {
+          naming[t] += present[t] ? 1 : 0;
+          if (!present[t] && firstLacking[t].empty()) firstLacking[t] = where;
+        }
         if (c.contains("fit")) {
           p.quality[k][m].samples = c["fit"].value("samples", 0);
           p.quality[k][m].meanAbsRelError = c["fit"].value("mean_abs_rel_error", 0.0);
           p.quality[k][m].maxAbsRelError = c["fit"].value("max_abs_rel_error", 0.0);
         }
+      }
+    }
+    for (std::size_t t = kRequiredProductTerms; t < kProductTerms; ++t) {
+      p.termFitted[t] = naming[t] > 0;
+      if (naming[t] > 0 && naming[t] < constantSets) {
+        refuse(path, firstLacking[t] + " lacks " + std::string(kProductTermNames[t]) + ", which " +
+                         std::to_string(naming[t]) + " other kernel-mode constants name; expected it in all or none " +
+                         "(a profile fitted before the term names it nowhere)");
       }
     }
     for (const auto& [name, value] : kernels.items()) {
@@ -161,7 +203,9 @@ PerformanceProfile readProfile(const std::string& path, const std::string& backe
     const json& build = member(j, "build", path, "the constants of every format's build");
     for (std::size_t f = 0; f < kFormatCount; ++f) {
       const std::string name(kFormatNames[f]);
-      p.build[f] = termsFromJson(member(build, name, path, "build." + name), kBuildTermNames, path, "build." + name);
+      std::array<bool, kBuildTerms> present{};
+      p.build[f] = termsFromJson(member(build, name, path, "build." + name), kBuildTermNames, kBuildTerms, present,
+                                 path, "build." + name);
     }
   } catch (const json::exception& e) {
     refuse(path, std::string("a field has the wrong type (") + e.what() + ")");
@@ -195,7 +239,7 @@ void writeProfile(const std::string& path, const PerformanceProfile& p) {
     for (std::size_t m = 0; m < kModeCount; ++m) {
       const FitQuality& q = p.quality[k][m];
       modes[toString(static_cast<Mode>(m))] = {
-          {"constants", termsToJson(p.product[k][m], kProductTermNames)},
+          {"constants", termsToJson(p.product[k][m], kProductTermNames, &p.termFitted)},
           {"fit", {{"samples", q.samples}, {"mean_abs_rel_error", q.meanAbsRelError}, {"max_abs_rel_error", q.maxAbsRelError}}}};
     }
     kernels[std::string(kernelRegistry()[k].name)] = modes;

@@ -1,8 +1,10 @@
 // The performance model and Kernel::Auto: the fit recovers known constants; predictions never
-// fall as a matrix gains entries or rows; the choice respects every constraint; profile files
-// round-trip, and corrupt or foreign ones are refused with a message that names the file and
-// the problem, after which the built-in constants are used; the operator's Auto builds the
-// ranking's first kernel that fits and gives that kernel's bits.
+// fall as a matrix gains entries or rows; the scattered walk's count is the entries of the long
+// rows, for the kernels and modes that walk rows so; the choice respects every constraint;
+// profile files round-trip, a profile fitted before a term reads with that term absent, and
+// corrupt or foreign ones are refused with a message that names the file and the problem,
+// after which the built-in constants are used; the operator's Auto builds the ranking's first
+// kernel that fits and gives that kernel's bits.
 #define BOOST_TEST_MODULE model
 #include <boost/test/unit_test.hpp>
 
@@ -14,8 +16,10 @@
 #include <araios/model/fit_constants.hpp>
 #include <araios/operator.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -60,6 +64,30 @@ PerformanceProfile randomProfile(std::uint64_t seed) {
     for (double& c : format) c *= 2 * u(rng);
   }
   return p;
+}
+
+std::string fileText(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// `text` without its lines that hold `needle`: all of them, or the first only.
+std::string withoutLines(const std::string& text, const std::string& needle, bool firstOnly) {
+  std::istringstream in(text);
+  std::string out, line;
+  bool removed = false;
+  while (std::getline(in, line)) {
+    if (line.find(needle) != std::string::npos && !(firstOnly && removed)) {
+      removed = true;
+      continue;
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+double scatteredCount(Kernel kernel, Mode mode, const MatrixFeatures& f, const ElementSizes& sizes) {
+  return kernelTerms(kernel, mode, f, sizes, DeviceTraits{})[static_cast<std::size_t>(ProductTerm::Scattered)];
 }
 
 template <class F>
@@ -124,6 +152,64 @@ BOOST_AUTO_TEST_CASE(predictions_never_fall_as_entries_or_rows_grow) {
       }
     }
   }
+}
+
+// The count of the scattered walk against the rows counted one by one: rows of 16 entries or
+// more for doubles or floats with 32-bit indices, of 8 or more with 64-bit indices (the lines a
+// warp's lanes hold pass an H100's L1 there; scattered_entries.hpp derives it).
+BOOST_AUTO_TEST_CASE(scattered_entries_are_the_entries_of_the_long_rows) {
+  const io::HostMatrix host = test::randomMatrix(6000, 6000, 0, 60, 21);
+  const MatrixFeatures f = featuresOf(host);
+  std::vector<std::int64_t> length(host.numRows, 0);
+  for (const std::int64_t r : host.row) ++length[r];
+  // HYB's width by its rule, counted here: the largest power of two that max(4096, rows / 3)
+  // rows reach. Its threads walk a row past that width, from the power of two at or above
+  // width + 16 on.
+  std::int64_t hybWidth = 0;
+  for (std::int64_t w = 1; w <= 64; w *= 2) {
+    if (std::count_if(length.begin(), length.end(), [&](std::int64_t n) { return n >= w; }) >=
+        std::max<std::int64_t>(4096, host.numRows / 3)) {
+      hybWidth = w;
+    }
+  }
+  std::int64_t hybFrom = 1;
+  while (hybFrom < hybWidth + 16) hybFrom *= 2;
+  double from16 = 0, from8 = 0, hybTail = 0;
+  for (const std::int64_t n : length) {
+    if (n >= 16) from16 += n;
+    if (n >= 8) from8 += n;
+    if (n >= hybFrom) hybTail += n - hybWidth;
+  }
+  BOOST_TEST_REQUIRE(from16 > 0.0);
+  BOOST_TEST_REQUIRE(from16 < static_cast<double>(f.nnz));  // the threshold cuts between rows
+  BOOST_TEST_REQUIRE(hybTail > 0.0);
+  BOOST_TEST(scatteredRowLength(8, 4) == 16);
+  BOOST_TEST(scatteredRowLength(4, 4) == 16);
+  BOOST_TEST(scatteredRowLength(8, 8) == 8);
+
+  const ElementSizes doubles32{8, 4, 4}, doubles64{8, 8, 8};
+  for (const Mode mode : {Mode::Fast, Mode::Deterministic, Mode::Accurate}) {
+    BOOST_TEST_CONTEXT(toString(mode)) {
+      const bool accurate = mode == Mode::Accurate, fast = mode == Mode::Fast;
+      BOOST_TEST(scatteredCount(Kernel::CsrScalar, mode, f, doubles32) == from16);
+      BOOST_TEST(scatteredCount(Kernel::CsrScalar, mode, f, doubles64) == from8);
+      BOOST_TEST(scatteredCount(Kernel::Csc, mode, f, doubles32) == from16);
+      // Their Accurate mode is csr-scalar's walk; the other modes read rows coalesced.
+      for (const Kernel k :
+           {Kernel::CsrVector, Kernel::CsrMerge, Kernel::Brcp, Kernel::BrcpAtomic, Kernel::ScCsr, Kernel::Vab}) {
+        BOOST_TEST(scatteredCount(k, mode, f, doubles32) == (accurate ? from16 : 0.0), kernelEntry(k).name);
+      }
+      BOOST_TEST(scatteredCount(Kernel::Coo, mode, f, doubles32) == (fast ? 0.0 : from16));
+      BOOST_TEST(scatteredCount(Kernel::Hyb, mode, f, doubles32) == (fast ? 0.0 : hybTail));
+      for (const Kernel k : {Kernel::Ell, Kernel::Sell, Kernel::Jds, Kernel::Dia, Kernel::Brc}) {
+        BOOST_TEST(scatteredCount(k, mode, f, doubles32) == 0.0, kernelEntry(k).name);
+      }
+    }
+  }
+  // Rows of 15 entries are all short; rows of 16 all long.
+  const MatrixFeatures short15 = featuresOf(banded(3000, 15)), long16 = featuresOf(banded(3000, 16));
+  BOOST_TEST(scatteredCount(Kernel::CsrScalar, Mode::Fast, short15, doubles32) == 0.0);
+  BOOST_TEST(scatteredCount(Kernel::CsrScalar, Mode::Fast, long16, doubles32) == 3000.0 * 16);
 }
 
 BOOST_AUTO_TEST_CASE(the_choice_respects_every_constraint) {
@@ -223,6 +309,7 @@ BOOST_AUTO_TEST_CASE(profiles_round_trip_and_bad_ones_are_refused) {
   BOOST_TEST(back.device.name == p.device.name);
   BOOST_TEST(back.device.cacheBytes == p.device.cacheBytes);
   BOOST_TEST(back.source == path);
+  for (std::size_t t = 0; t < kProductTerms; ++t) BOOST_TEST(back.termFitted[t]);
   for (std::size_t k = 0; k < kKernelCount; ++k) {
     for (std::size_t m = 0; m < kModeCount; ++m) {
       for (std::size_t t = 0; t < kProductTerms; ++t) BOOST_TEST(back.product[k][m][t] == p.product[k][m][t]);
@@ -277,6 +364,81 @@ BOOST_AUTO_TEST_CASE(profiles_round_trip_and_bad_ones_are_refused) {
   const PerformanceProfile found = findProfile(p.device);
   ::unsetenv("ARAIOS_PROFILE_DIR");
   BOOST_TEST(found.source == path);
+}
+
+// A profile fitted before scattered_entries existed (the committed ones) names it nowhere: it is
+// read with the term absent, its constants 0, and the choice says so. A profile that names the
+// term for some kernels only, or names a term that does not exist, is refused; the first terms
+// stay required.
+BOOST_AUTO_TEST_CASE(a_profile_fitted_before_a_term_reads_with_the_term_absent) {
+  test::TemporaryDirectory dir("araios_profiles_");
+  const std::size_t scattered = static_cast<std::size_t>(ProductTerm::Scattered);
+  PerformanceProfile p = randomProfile(6);
+  p.device.backend = "openmp";
+  p.device.name = "Older CPU";
+  for (auto& kernel : p.product) {
+    for (auto& mode : kernel) mode[scattered] = 1e-11;  // a CPU's built-in 0 would hide the term
+  }
+  const std::string fresh = dir.file("fresh.json");
+  writeProfile(fresh, p);
+  const std::string term = "\"scattered_entries\"";
+  const std::string text = fileText(fresh);
+  BOOST_TEST_REQUIRE(text.find(term) != std::string::npos);
+  const std::string before = dir.file("before.json");
+  std::ofstream(before) << withoutLines(text, term, false);
+
+  const PerformanceProfile back = readProfile(before, "openmp");
+  BOOST_TEST(!back.termFitted[scattered]);
+  BOOST_TEST(absentTermNames(back) == "scattered_entries");
+  for (std::size_t k = 0; k < kKernelCount; ++k) {
+    for (std::size_t m = 0; m < kModeCount; ++m) {
+      for (std::size_t t = 0; t < kProductTerms; ++t) {
+        BOOST_TEST(back.product[k][m][t] == (t == scattered ? 0.0 : p.product[k][m][t]));
+      }
+    }
+  }
+  // csr-scalar on long rows: the prediction leaves the term out, and the choice says so.
+  const MatrixFeatures f = featuresOf(banded(3000, 40));
+  PerformanceProfile without = p;
+  for (auto& kernel : without.product) {
+    for (auto& mode : kernel) mode[scattered] = 0;
+  }
+  BOOST_TEST(predictProductSeconds(back, Kernel::CsrScalar, Mode::Fast, f, {}) ==
+             predictProductSeconds(without, Kernel::CsrScalar, Mode::Fast, f, {}));
+  BOOST_TEST(predictProductSeconds(back, Kernel::CsrScalar, Mode::Fast, f, {}) <
+             predictProductSeconds(p, Kernel::CsrScalar, Mode::Fast, f, {}));
+  ChoiceConstraints c;
+  BOOST_TEST(chooseKernel(f, back, c).profile.find("fitted before the term scattered_entries") != std::string::npos);
+  BOOST_TEST(chooseKernel(f, p, c).profile.find("fitted before") == std::string::npos);
+  // Written again, the term stays absent.
+  const std::string again = dir.file("again.json");
+  writeProfile(again, back);
+  BOOST_TEST(fileText(again).find(term) == std::string::npos);
+  BOOST_TEST(!readProfile(again).termFitted[scattered]);
+
+  const auto refusal = [&](const std::string& name, const std::string& content) {
+    const std::string file = dir.file(name);
+    std::ofstream(file) << content;
+    try {
+      readProfile(file);
+    } catch (const ProfileError& e) {
+      return std::string(e.what());
+    }
+    BOOST_ERROR(name << " was accepted");
+    return std::string();
+  };
+  const std::string partly = refusal("partly.json", withoutLines(text, term, true));
+  BOOST_TEST(partly.find("lacks scattered_entries") != std::string::npos, partly);
+  std::string misspelt = text;
+  misspelt.replace(misspelt.find(term), term.size(), "\"scattered_entry\"");
+  const std::string unknown = refusal("misspelt.json", misspelt);
+  BOOST_TEST(unknown.find("unknown term 'scattered_entry'") != std::string::npos, unknown);
+  const std::string noLaunch = refusal("no_launch.json", withoutLines(text, "\"launch\"", true));
+  BOOST_TEST(noLaunch.find(".launch is missing") != std::string::npos, noLaunch);
+  // A program's profile with an absent term must hold 0 for it.
+  PerformanceProfile inconsistent = p;
+  inconsistent.termFitted[scattered] = false;
+  BOOST_CHECK_THROW(writeProfile(dir.file("inconsistent.json"), inconsistent), ProfileError);
 }
 
 BOOST_AUTO_TEST_CASE(the_operator_builds_the_choice_and_gives_its_bits) {

@@ -42,7 +42,8 @@ ProductFits fitProducts(const std::vector<MatrixTimings>& timings, const Element
       for (const MatrixTimings& matrix : timings) {
         const KernelTimings* t = timingsOf(matrix, kernel);
         if (t == nullptr || !(t->productSeconds[m] > 0)) continue;
-        samples.push_back({kernelTerms(kernel, matrix.features, sizes, traits), t->productSeconds[m]});
+        samples.push_back({kernelTerms(kernel, static_cast<Mode>(m), matrix.features, sizes, traits),
+                           t->productSeconds[m]});
       }
       if (samples.empty()) continue;  // samples 0: the caller keeps the built-in constants
       result.fits[k][m] = fitConstants(samples);

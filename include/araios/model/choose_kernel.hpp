@@ -57,7 +57,7 @@ struct KernelChoice {
   std::vector<KernelEstimate> ranking;
   /// One line: the winner, its predicted times, and the runner-up.
   std::string reason;
-  /// The profile's device and source.
+  /// The profile's device and source, and the model's terms it lacks.
   std::string profile;
 };
 
@@ -81,6 +81,10 @@ inline KernelChoice chooseKernel(const MatrixFeatures& f, const PerformanceProfi
   KernelChoice choice;
   choice.profile = profile.source == "built-in" ? std::string("built-in constants (no profile for this device)")
                                                 : profile.device.name + " (" + profile.source + ")";
+  // Say so rather than predict as if the profile had measured the term and found it free.
+  if (const std::string absent = absentTermNames(profile); !absent.empty()) {
+    choice.profile += "; fitted before the term " + absent + ", taken as 0 until araios calibrate runs again";
+  }
   const double products = std::max(0.0, c.expectedProducts);
   for (const KernelEntry& entry : kernelRegistry()) {
     if (!c.candidates.empty() && std::find(c.candidates.begin(), c.candidates.end(), entry.kernel) == c.candidates.end()) {

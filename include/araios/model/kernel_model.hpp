@@ -12,16 +12,22 @@
 //                           (a lane that waits for a longer row), HYB's entries in its COO part;
 //                           0 for the others (the padded formats stream their padding)
 //             + c_longest * the longest row (the one thread, lane group or block that must walk it)
+//             + c_scatter * entries of rows one thread walks beside 31 others, long enough that
+//                           L1 loses their lines between the thread's steps
+//                           (scattered_entries.hpp), where the kernel and mode walk rows so
+//                           (walksRowsUncoalesced)
 //
 //   t_build   = b_launch + b_entries * nnz + b_rows * rows + b_slots * the format's stored slots
 //
-// The counts are per kernel (kernelTerms below, readable row by row); the constants are per
+// The counts are per kernel, and for the scattered walk per mode (kernelTerms below, readable
+// row by row); the constants are per
 // kernel, mode and device, fitted by `araios calibrate` with non-negative least squares, so
 // each term can only add time: more entries, bytes or rows never predict a faster product.
 // docs/model.md derives each term and lists the fitted constants.
 #include <araios/kernel_registry.hpp>
 #include <araios/mode.hpp>
 #include <araios/model/matrix_features.hpp>
+#include <araios/model/scattered_entries.hpp>
 
 #include <algorithm>
 #include <array>
@@ -31,10 +37,10 @@
 
 namespace araios {
 
-enum class ProductTerm { Launch, Stream, Gather, Miss, Rows, Irregular, Longest };
-inline constexpr std::size_t kProductTerms = 7;
+enum class ProductTerm { Launch, Stream, Gather, Miss, Rows, Irregular, Longest, Scattered };
+inline constexpr std::size_t kProductTerms = 8;
 inline constexpr std::array<std::string_view, kProductTerms> kProductTermNames = {
-    "launch", "stream_bytes", "gather_lines", "miss_lines", "rows", "irregular", "longest_row"};
+    "launch", "stream_bytes", "gather_lines", "miss_lines", "rows", "irregular", "longest_row", "scattered_entries"};
 
 enum class BuildTerm { Launch, Entries, Rows, Slots };
 inline constexpr std::size_t kBuildTerms = 4;
@@ -103,8 +109,40 @@ inline std::int64_t estimatedSlots(Kernel kernel, const MatrixFeatures& f) {
   }
 }
 
-/// The counts of t_product for `kernel` on a matrix of features `f`.
-inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const ElementSizes& e,
+/// Whether `kernel` in `mode` gives each row to one thread that reads the row's entries where
+/// the row stores them, side by side with the neighbouring rows' threads: on a GPU the walk
+/// whose loads do not coalesce (scattered_entries.hpp).
+inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
+  switch (kernel) {
+    case Kernel::CsrScalar: return true;
+    // Fast: a thread per column, the columns' lengths taken to be the rows' (the features hold
+    // no column lengths; exact for a symmetric pattern). Otherwise a thread per row walks the
+    // row's run of the grouping by row (csc_spmv.hpp).
+    case Kernel::Csc: return true;
+    // A thread per row over the entries, or HYB's COO tail, stored by row; Fast is one entry
+    // per thread, coalesced.
+    case Kernel::Coo:
+    case Kernel::Hyb: return mode != Mode::Fast;
+    // Accurate runs csr-scalar's walk (on the CSR form for BRCP and SC-CSR). VAB's Accurate
+    // thread per row walks the row's blocks one after the other, so neighbouring lanes are a
+    // row's length apart, as in CSR.
+    case Kernel::CsrVector:
+    case Kernel::CsrMerge:
+    case Kernel::Brcp:
+    case Kernel::BrcpAtomic:
+    case Kernel::ScCsr:
+    case Kernel::Vab: return mode == Mode::Accurate;
+    // ELL, SELL, JDS and DIA store a row's next entry beside the next row's. csr-vector's lanes
+    // share a row, and csr-merge stages its entries through scratch, in their other modes.
+    // BRC's slot rows lie side by side, and its Accurate walk's rows lie in neighbouring slot
+    // rows wherever neighbouring rows have one length (where they do not, the features cannot
+    // tell).
+    default: return false;
+  }
+}
+
+/// The counts of t_product for `kernel` in `mode` on a matrix of features `f`.
+inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& f, const ElementSizes& e,
                                 const DeviceTraits& device) {
   const double rows = static_cast<double>(f.rows), nnz = static_cast<double>(f.nnz);
   const double entryBytes = e.value + e.ordinal;
@@ -184,6 +222,12 @@ inline ProductTerms kernelTerms(Kernel kernel, const MatrixFeatures& f, const El
   t[static_cast<std::size_t>(ProductTerm::Rows)] = rows;
   t[static_cast<std::size_t>(ProductTerm::Irregular)] = std::max(0.0, irregular);
   t[static_cast<std::size_t>(ProductTerm::Longest)] = longest;
+  if (walksRowsUncoalesced(kernel, mode)) {
+    // HYB's threads walk only the entries past its ELL width.
+    const std::int64_t skip = kernel == Kernel::Hyb ? estimatedHybWidth(f) : 0;
+    t[static_cast<std::size_t>(ProductTerm::Scattered)] =
+        static_cast<double>(scatteredEntries(f, scatteredRowLength(e.value, e.ordinal), skip));
+  }
   return t;
 }
 

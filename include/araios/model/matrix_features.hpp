@@ -93,6 +93,13 @@ struct MatrixFeatures {
     for (int c = rowLengthClass(width); c < kRowLengthClasses; ++c) n += rowsByClass[c];
     return n;
   }
+  /// Entries of the rows of `width` entries or more, counted by class (exact when width is a
+  /// power of two).
+  std::int64_t entriesOfAtLeast(std::int64_t width) const {
+    std::int64_t n = 0;
+    for (int c = rowLengthClass(width); c < kRowLengthClasses; ++c) n += entriesByClass[c];
+    return n;
+  }
 };
 
 }  // namespace araios

@@ -24,9 +24,12 @@ namespace araios {
 inline constexpr int kProfileVersion = 1;
 inline constexpr std::size_t kKernelCount = 15;
 inline constexpr std::size_t kModeCount = 3;
+/// The product terms every profile holds, those of the first profiles (kProductTermNames up to
+/// longest_row). A term added since may be absent from a profile fitted before it.
+inline constexpr std::size_t kRequiredProductTerms = 7;
 
 /// A profile file that cannot be used: not JSON, not a profile, another version, another
-/// backend or device, a constant missing, negative or not finite.
+/// backend or device, an unknown kernel or term, a constant missing, negative or not finite.
 class ProfileError : public InputError {
  public:
   using InputError::InputError;
@@ -58,6 +61,16 @@ struct PerformanceProfile {
     for (bool& b : all) b = true;
     return all;
   }
+  /// Whether the profile holds the term's constants. A profile fitted before a term existed
+  /// lacks it (the committed profiles predate scattered_entries): its constants are 0 there,
+  /// so the term adds nothing to any prediction until `araios calibrate` runs again.
+  std::array<bool, kProductTerms> termFitted = allTermsFitted();
+
+  static constexpr std::array<bool, kProductTerms> allTermsFitted() {
+    std::array<bool, kProductTerms> all{};
+    for (bool& b : all) b = true;
+    return all;
+  }
   /// Constants of t_build by format (FormatId order).
   std::array<BuildTerms, kFormatCount> build{};
 
@@ -80,7 +93,16 @@ inline std::size_t modeIndex(Mode mode) { return static_cast<std::size_t>(mode);
 /// Predicted seconds of one product of `kernel` in `mode`.
 inline double predictProductSeconds(const PerformanceProfile& p, Kernel kernel, Mode mode, const MatrixFeatures& f,
                                     const ElementSizes& e) {
-  return dotTerms(kernelTerms(kernel, f, e, p.traits()), p.product[kernelIndex(kernel)][modeIndex(mode)]);
+  return dotTerms(kernelTerms(kernel, mode, f, e, p.traits()), p.product[kernelIndex(kernel)][modeIndex(mode)]);
+}
+
+/// The terms the profile lacks (fitted before they existed), comma-separated; empty when none.
+inline std::string absentTermNames(const PerformanceProfile& p) {
+  std::string names;
+  for (std::size_t t = 0; t < kProductTerms; ++t) {
+    if (!p.termFitted[t]) names += (names.empty() ? "" : ", ") + std::string(kProductTermNames[t]);
+  }
+  return names;
 }
 
 /// Predicted seconds of building the format of `kernel` from CSR.
@@ -95,9 +117,11 @@ inline PerformanceProfile builtinProfile(const std::string& backend) {
   p.device.backend = backend;
   p.device.name = "built-in";
   p.device.cacheBytes = gpu ? (50 << 20) : (32 << 20);
-  // launch, stream byte, gathered line, missed line, row, irregular step, step of the longest row
-  const ProductTerms base = gpu ? ProductTerms{6e-6, 1 / 2.5e12, 4e-12, 4e-11, 2e-13, 4e-13, 2e-9}
-                                : ProductTerms{4e-6, 1 / 2.0e10, 2e-10, 3e-9, 5e-10, 0, 1e-9};
+  // launch, stream byte, gathered line, missed line, row, irregular step, step of the longest
+  // row, scattered entry (a GPU: an H100's csr-scalar took 417 us longer than SELL over the
+  // 54 M entries of a block FEM matrix; a CPU walks a row in order)
+  const ProductTerms base = gpu ? ProductTerms{6e-6, 1 / 2.5e12, 4e-12, 4e-11, 2e-13, 4e-13, 2e-9, 8e-12}
+                                : ProductTerms{4e-6, 1 / 2.0e10, 2e-10, 3e-9, 5e-10, 0, 1e-9, 0};
   for (std::size_t k = 0; k < kKernelCount; ++k) {
     const KernelEntry& entry = kernelRegistry()[k];
     // Kernels with more than one pass over the data (a second phase, a plan) pay for it.
@@ -119,13 +143,17 @@ inline PerformanceProfile builtinProfile(const std::string& backend) {
   return p;
 }
 
-/// Refuses (ProfileError) a profile whose constants are missing, negative or not finite, or
-/// that belongs to another backend than `backend` (empty: any). `where` names it in messages.
+/// Refuses (ProfileError) a profile whose constants are missing, negative or not finite, whose
+/// absent term has a constant other than 0, or that belongs to another backend than `backend`
+/// (empty: any). `where` names it in messages.
 void validateProfile(const PerformanceProfile& profile, const std::string& backend, const std::string& where);
 
-/// Reads a profile file (readProfile also validates it against `backend`, empty for any).
+/// Reads a profile file (readProfile also validates it against `backend`, empty for any). A
+/// term past kRequiredProductTerms that no kernel's constants name is absent (termFitted);
+/// one that some kernels name and others lack, or a name that is no term, is refused.
 PerformanceProfile readProfile(const std::string& path, const std::string& backend = "");
-/// Writes `profile` to `path` atomically (a temporary file renamed when complete).
+/// Writes `profile` to `path` atomically (a temporary file renamed when complete); an absent
+/// term stays absent.
 void writeProfile(const std::string& path, const PerformanceProfile& profile);
 
 /// "cuda-nvidia-h100-80gb-hbm3.json": the file name of a device's profile.
