@@ -19,11 +19,13 @@
 // size. They do depend on where a row sits in the whole matrix, so a row block of the matrix
 // (one rank's rows, say) can give other bits for a row that crosses a segment boundary.
 //
-// Three launches: one thread per group of segments finds where the group starts on the path;
-// one team per group stages its entries' products in scratch (coalesced), sums
-// each segment, writes the rows that end in the segment they start in, and reduces its segments
-// by the tree; then one team joins the groups' two open rows each by the rest of the tree. The
-// groups' first rows and partial sums live in the caller's workspace (csrMergeWorkspaceValues).
+// Three launches or more: one thread per group of segments finds where the group starts on the
+// path; one team per group stages its entries' products in scratch (coalesced), sums each
+// segment, writes the rows that end in the segment they start in, and reduces its segments by
+// the tree; then the groups' records (two open rows each) are joined by the rest of the tree,
+// 128 records per team and a launch per level (one level up to 128 groups, two up to 16,384).
+// The groups' first rows and partial sums live in the caller's workspace
+// (csrMergeWorkspaceValues).
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_scratch.hpp>
@@ -153,15 +155,24 @@ struct CsrMergeTeamKernel {
   Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> teamSums;  // first, last per team
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
 
+  /// Scratch slots per segment: its at most kMergeSegmentItems products and one slot of
+  /// padding. An odd stride puts the 32 segments a warp sums at once in 32 different banks,
+  /// whatever the row lengths (without the padding, segments of 16 entries each, a long row's,
+  /// would all start in one bank and serialise the warp's loads 16 ways).
+  static constexpr int kSlots = kMergeSegmentItems + 1;
+  /// Entries a thread loads before it uses any of them.
+  static constexpr int kStageBatch = 4;
+  /// Teams an SM should hold at once: the compiler keeps to 64 registers a thread for it
+  /// (left alone it took 94, which let five 128-thread teams share an H100 SM, 31 % occupancy).
+  static constexpr int kTeamsPerSm = 8;
+
   static std::size_t scratchBytes(int segmentsPerTeam) {
-    const std::size_t teamItems = static_cast<std::size_t>(segmentsPerTeam) * kMergeSegmentItems;
-    return scratchArrayBytes<Value>(teamItems) + scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) +
-           2 * scratchArrayBytes<Value>(segmentsPerTeam);
+    return scratchArrayBytes<Value>(static_cast<std::size_t>(segmentsPerTeam) * kSlots) +
+           scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) + 2 * scratchArrayBytes<Value>(segmentsPerTeam);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const std::size_t teamItems = static_cast<std::size_t>(segmentsPerTeam) * kMergeSegmentItems;
-    Value* const products = scratchArray<Value>(team, teamItems);
+    Value* const products = scratchArray<Value>(team, static_cast<std::size_t>(segmentsPerTeam) * kSlots);
     std::int64_t* const segmentRows = scratchArray<std::int64_t>(team, segmentsPerTeam + 1);
     Value* const firstSums = scratchArray<Value>(team, segmentsPerTeam);
     Value* const lastSums = scratchArray<Value>(team, segmentsPerTeam);
@@ -170,10 +181,13 @@ struct CsrMergeTeamKernel {
     const std::int64_t firstSegment = static_cast<std::int64_t>(team.league_rank()) * segmentsPerTeam;
     const int present = static_cast<int>(segments - firstSegment < segmentsPerTeam ? segments - firstSegment
                                                                                     : segmentsPerTeam);
+    const std::int64_t firstDiagonal = firstSegment * kMergeSegmentItems;
     const auto diagonalOf = [&](int s) {
-      const std::int64_t d = (firstSegment + s) * kMergeSegmentItems;
+      const std::int64_t d = firstDiagonal + static_cast<std::int64_t>(s) * kMergeSegmentItems;
       return d < items ? d : items;
     };
+    // Where row i's end lies on the path: after its entries and the ends of the rows before it.
+    const auto endItem = [&](std::int64_t i) { return static_cast<std::int64_t>(A.rowPtr(i + 1)) + i; };
 
     // The team's two ends on the whole path, found by CsrMergeBoundsKernel.
     const std::int64_t rowBegin = teamRows(team.league_rank()), rowEnd = teamRows(team.league_rank() + 1);
@@ -181,35 +195,78 @@ struct CsrMergeTeamKernel {
       segmentRows[0] = rowBegin;
       segmentRows[present] = rowEnd;
     });
-    const std::int64_t entryBegin = diagonalOf(0) - rowBegin, entryEnd = diagonalOf(present) - rowEnd;
 
-    // Stage the products the team adds, the matrix read once and coalesced.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, entryEnd - entryBegin), [&](const std::int64_t j) {
-      const std::int64_t k = entryBegin + j;
-      products[j] = unfusedProduct(A.values(k), static_cast<Value>(x(A.colIdx(k))));
-    });
+    // Each inner segment's first row: the first row whose end lies at or after the segment's
+    // start. Row i is that row for the segments starting in (end of row i - 1, end of row i];
+    // one pass over the team's row ends, read coalesced, sets them all (the team's last row,
+    // which may end beyond the team, takes every segment after the row before it).
+    {
+      const std::int64_t count = rowEnd - rowBegin + 1, threads = team.team_size();
+      for (std::int64_t first = team.team_rank(); first < count; first += kStageBatch * threads) {
+        std::int64_t after[kStageBatch], through[kStageBatch];  // the diagonals row i may own
+        for (int u = 0; u < kStageBatch; ++u) {
+          const std::int64_t j = first + u * threads, i = rowBegin + j;
+          after[u] = j == 0 || j >= count ? firstDiagonal : endItem(i - 1) + 1;
+          through[u] = j < count && i < rowEnd ? endItem(i) : items;
+        }
+        for (int u = 0; u < kStageBatch; ++u) {
+          const std::int64_t j = first + u * threads;
+          if (j >= count) break;
+          std::int64_t s = (after[u] - firstDiagonal + kMergeSegmentItems - 1) / kMergeSegmentItems;
+          const std::int64_t last = (through[u] - firstDiagonal) / kMergeSegmentItems;
+          for (s = s < 1 ? 1 : s; s <= last && s < present; ++s) segmentRows[s] = rowBegin + j;
+        }
+      }
+    }
+    team.team_barrier();
+
+    // Stage each segment's products at its own stride, the matrix read once: consecutive
+    // threads take consecutive entries of one segment and then of the next, so a warp's loads
+    // stay coalesced. Each thread first loads kStageBatch entries and their columns, then
+    // gathers their x: the loads of a batch are in flight together, where a plain loop would
+    // wait for each column before the next entry (the gathers' latency, not the bandwidth,
+    // would then bound the kernel).
+    {
+      const int total = present * kMergeSegmentItems, threads = team.team_size();
+      for (int first = team.team_rank(); first < total; first += kStageBatch * threads) {
+        std::int64_t entry[kStageBatch];
+        Value value[kStageBatch];
+        Ordinal column[kStageBatch];
+        for (int u = 0; u < kStageBatch; ++u) {
+          const int t = first + u * threads;
+          entry[u] = -1;
+          if (t >= total) continue;
+          const int seg = t / kMergeSegmentItems, e = t % kMergeSegmentItems;
+          const std::int64_t k = diagonalOf(seg) - segmentRows[seg] + e;
+          if (k >= diagonalOf(seg + 1) - segmentRows[seg + 1]) continue;
+          entry[u] = k;
+          value[u] = A.values(k);
+          column[u] = A.colIdx(k);
+        }
+        for (int u = 0; u < kStageBatch; ++u) {
+          if (entry[u] < 0) continue;
+          const int t = first + u * threads;
+          products[t / kMergeSegmentItems * kSlots + t % kMergeSegmentItems] =
+              unfusedProduct(value[u], static_cast<Value>(x(column[u])));
+        }
+      }
+    }
     team.team_barrier();
     // The row ends are read where they are: the team's few hundred of them stay in L1, and
     // leaving them out of scratch lets more teams share an SM.
     const auto localRowEnd = [&](std::int64_t i) { return A.rowPtr(i + 1); };
 
-    // Each segment's start on the path, searched within the team's rows.
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, 1, present), [&](const int s) {
-      const std::int64_t d = diagonalOf(s);
-      const std::int64_t lo = d - entryEnd > rowBegin ? d - entryEnd : rowBegin;
-      segmentRows[s] = mergePathRow(d, lo, d - entryBegin < rowEnd ? d - entryBegin : rowEnd, localRowEnd);
-    });
-    team.team_barrier();
-
     // Each segment: its rows in CSR order; rows that start and end here are complete.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, present), [&](const int s) {
       const std::int64_t firstRow = segmentRows[s], lastRow = segmentRows[s + 1];
-      std::int64_t k = diagonalOf(s) - firstRow;
+      const std::int64_t kBegin = diagonalOf(s) - firstRow;
       const std::int64_t kEnd = diagonalOf(s + 1) - lastRow;
+      const Value* const staged = products + s * kSlots;  // staged[k - kBegin]: entry k's product
+      std::int64_t k = kBegin;
       Value sum = sumIdentity<Value>();
       for (std::int64_t i = firstRow; i < lastRow; ++i) {
         const std::int64_t end = localRowEnd(i);
-        for (; k < end; ++k) sum = unfusedSum(sum, products[k - entryBegin]);
+        for (; k < end; ++k) sum = unfusedSum(sum, staged[k - kBegin]);
         if (i == firstRow) {
           firstSums[s] = sum;
         } else {
@@ -217,7 +274,7 @@ struct CsrMergeTeamKernel {
         }
         sum = sumIdentity<Value>();
       }
-      for (; k < kEnd; ++k) sum = unfusedSum(sum, products[k - entryBegin]);
+      for (; k < kEnd; ++k) sum = unfusedSum(sum, staged[k - kBegin]);
       lastSums[s] = sum;
       if (firstRow == lastRow) firstSums[s] = sum;
     });
@@ -246,81 +303,75 @@ struct CsrMergeTeamKernel {
   }
 };
 
-/// The rest of the tree, over the teams' records, in one team: each thread joins an aligned
-/// run of records in order (a binary counter, which performs the tree's additions of that run),
-/// then the runs are joined level by level; the root's two open rows are complete.
+/// Records joined by one team of a level of the rest of the tree (a power of two).
+constexpr int kMergeRecordsPerGroup = 128;
+
+/// One level of the rest of the tree, over the teams' records: each team joins an aligned group
+/// of kMergeRecordsPerGroup records by the tree's levels in scratch and leaves the group's
+/// record in place of its first one. Record j of the level stands for teams [j stride,
+/// (j + 1) stride), so its rows are teamRows(j stride) and teamRows((j + 1) stride) and only
+/// its two sums are stored. The last level (one group) completes the root's two open rows.
+/// Levels run as separate launches, each on as many teams as it has groups: a long row's
+/// parts are joined by many SMs at once, and no thread walks a chain of records.
 template <class ExecSpace, class Csr, class YView>
-struct CsrMergeRootKernel {
+struct CsrMergeLevelKernel {
   using Value = typename Csr::value_type;
   using Ordinal = typename Csr::ordinal_type;
   using Device = typename Csr::device_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Record = MergeRecord<Value>;
-  static constexpr int kMaxDepth = 64;
 
   YView y;
   Value alpha, beta;
   std::int64_t numRows, teams;
+  std::int64_t stride;  ///< teams per record of this level
+  std::int64_t count;   ///< records of this level
   Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> teamSums;
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
 
-  static std::size_t scratchBytes(int threads) {
-    return 2 * scratchArrayBytes<Value>(threads) + 2 * scratchArrayBytes<std::int64_t>(threads) +
-           scratchArrayBytes<int>(threads);
-  }
-
-  KOKKOS_INLINE_FUNCTION Record teamRecord(std::int64_t t) const {
-    return Record{static_cast<std::int64_t>(teamRows(t)), static_cast<std::int64_t>(teamRows(t + 1)), teamSums(2 * t),
-                  teamSums(2 * t + 1)};
+  static std::size_t scratchBytes() {
+    return 2 * scratchArrayBytes<Value>(kMergeRecordsPerGroup) +
+           scratchArrayBytes<std::int64_t>(kMergeRecordsPerGroup + 1);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    const int threads = team.team_size();
-    Value* const firstSums = scratchArray<Value>(team, threads);
-    Value* const lastSums = scratchArray<Value>(team, threads);
-    std::int64_t* const firstRows = scratchArray<std::int64_t>(team, threads);
-    std::int64_t* const lastRows = scratchArray<std::int64_t>(team, threads);
-    int* const present = scratchArray<int>(team, threads);
-    std::int64_t run = 1;
-    while (run * threads < teams) run *= 2;
+    Value* const firstSums = scratchArray<Value>(team, kMergeRecordsPerGroup);
+    Value* const lastSums = scratchArray<Value>(team, kMergeRecordsPerGroup);
+    std::int64_t* const rows = scratchArray<std::int64_t>(team, kMergeRecordsPerGroup + 1);  // record r: rows r, r + 1
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * kMergeRecordsPerGroup;
+    const int present = static_cast<int>(count - first < kMergeRecordsPerGroup ? count - first : kMergeRecordsPerGroup);
+    const auto teamOf = [&](std::int64_t record) { return record * stride < teams ? record * stride : teams; };
 
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, threads), [&](const int t) {
-      const std::int64_t begin = t * run;
-      present[t] = begin < teams ? 1 : 0;
-      if (begin >= teams) return;
-      const std::int64_t end = begin + run < teams ? begin + run : teams;
-      Record stack[kMaxDepth];
-      int depth = 0;
-      for (std::int64_t j = begin; j < end; ++j) {
-        Record node = teamRecord(j);
-        for (std::int64_t n = j - begin; n & 1; n >>= 1) node = joinMergeRecords(stack[--depth], node, y, numRows, alpha, beta);
-        stack[depth++] = node;
-      }
-      Record node = stack[--depth];
-      while (depth > 0) node = joinMergeRecords(stack[--depth], node, y, numRows, alpha, beta);
-      firstRows[t] = node.firstRow;
-      lastRows[t] = node.lastRow;
-      firstSums[t] = node.firstSum;
-      lastSums[t] = node.lastSum;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, present + 1), [&](const int r) {
+      rows[r] = teamRows(teamOf(first + r));
+      if (r == present) return;
+      const std::int64_t t = teamOf(first + r);
+      firstSums[r] = teamSums(2 * t);
+      lastSums[r] = teamSums(2 * t + 1);
     });
     team.team_barrier();
-    for (int width = 1; width < threads; width *= 2) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, (threads + 2 * width - 1) / (2 * width)), [&](const int m) {
+    for (int width = 1; width < kMergeRecordsPerGroup; width *= 2) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kMergeRecordsPerGroup / (2 * width)), [&](const int m) {
         const int left = 2 * width * m, right = left + width;
-        if (right >= threads || !present[right]) return;
-        const Record joined =
-            joinMergeRecords(Record{firstRows[left], lastRows[left], firstSums[left], lastSums[left]},
-                             Record{firstRows[right], lastRows[right], firstSums[right], lastSums[right]}, y,
-                             numRows, alpha, beta);
-        lastRows[left] = joined.lastRow;
+        if (right >= present) return;
+        const int end = right + width < present ? right + width : present;
+        const MergeRecord<Value> joined =
+            joinMergeRecords(MergeRecord<Value>{rows[left], rows[right], firstSums[left], lastSums[left]},
+                             MergeRecord<Value>{rows[right], rows[end], firstSums[right], lastSums[right]}, y, numRows,
+                             alpha, beta);
         firstSums[left] = joined.firstSum;
         lastSums[left] = joined.lastSum;
       });
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      if (firstRows[0] < numRows) storeRow(y, firstRows[0], firstSums[0], alpha, beta);
-      if (lastRows[0] != firstRows[0] && lastRows[0] < numRows) storeRow(y, lastRows[0], lastSums[0], alpha, beta);
+      if (count <= kMergeRecordsPerGroup) {  // the root: its first and last rows are complete
+        if (rows[0] < numRows) storeRow(y, rows[0], firstSums[0], alpha, beta);
+        if (rows[present] != rows[0] && rows[present] < numRows) storeRow(y, rows[present], lastSums[0], alpha, beta);
+      } else {
+        const std::int64_t t = teamOf(first);
+        teamSums(2 * t) = firstSums[0];
+        teamSums(2 * t + 1) = lastSums[0];
+      }
     });
   }
 };
@@ -349,23 +400,27 @@ void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
                                                  teamRows});
   const int teamSize = isHostSpace<ExecSpace>() ? 1 : perTeam;
   Kokkos::parallel_for("araios::spmv::csr_merge",
-                       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(layout.teams), teamSize)
+                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrMergeSegmentsPerTeam<ExecSpace>(),
+                                                                          TeamKernel::kTeamsPerSm>>(
+                           exec, static_cast<int>(layout.teams), teamSize)
                            .set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratchBytes(perTeam))),
                        TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
 
-  using RootKernel = CsrMergeRootKernel<ExecSpace, Csr, YView>;
-  // On a GPU each thread joins a run of records one after the other, then the threads' results
-  // are joined by levels: up to 1,024 threads, enough for runs of at most 8 records, and no more
-  // (each doubling adds a level; a small matrix gets one warp).
-  int rootThreads = 1;
-  if constexpr (!isHostSpace<ExecSpace>()) {
-    rootThreads = 32;
-    while (rootThreads < 1024 && 8 * static_cast<std::int64_t>(rootThreads) < layout.teams) rootThreads *= 2;
+  // The rest of the tree, a level of groups per launch until one record is left.
+  using LevelKernel = CsrMergeLevelKernel<ExecSpace, Csr, YView>;
+  const int groupThreads = isHostSpace<ExecSpace>() ? 1 : kMergeRecordsPerGroup;
+  std::int64_t stride = 1, count = layout.teams;
+  while (true) {
+    const std::int64_t groups = (count + kMergeRecordsPerGroup - 1) / kMergeRecordsPerGroup;
+    Kokkos::parallel_for("araios::spmv::csr_merge_level",
+                         Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(groups), groupThreads)
+                             .set_scratch_size(0, Kokkos::PerTeam(LevelKernel::scratchBytes())),
+                         LevelKernel{y, alpha, beta, static_cast<std::int64_t>(A.numRows), layout.teams, stride, count,
+                                     teamSums, teamRows});
+    if (groups == 1) break;
+    stride *= kMergeRecordsPerGroup;
+    count = groups;
   }
-  Kokkos::parallel_for("araios::spmv::csr_merge_root",
-                       Kokkos::TeamPolicy<ExecSpace>(exec, 1, rootThreads)
-                           .set_scratch_size(0, Kokkos::PerTeam(RootKernel::scratchBytes(rootThreads))),
-                       RootKernel{y, alpha, beta, static_cast<std::int64_t>(A.numRows), layout.teams, teamSums, teamRows});
 }
 
 }  // namespace araios::Impl
