@@ -118,7 +118,7 @@ Subcommand addSolve(CLI::App& parent) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app->add_option("--restart", args->restart, "GMRES restart length m")->check(CLI::PositiveNumber)->capture_default_str();
-  app->add_flag("--reorthogonalize", args->reorthogonalize, "GMRES: a second Gram-Schmidt pass per step");
+  app->add_flag("--reorthogonalize", args->reorthogonalize, "GMRES: accepted for compatibility; every step already orthogonalises twice (CGS2)");
   app->add_option("--precond", args->precond, "preconditioner (default: jacobi for CG, none for GMRES)")
       ->check(CLI::IsMember({"jacobi", "none"}));
   app->add_option("--format", args->format,

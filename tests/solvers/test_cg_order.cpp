@@ -69,13 +69,6 @@ io::HostMatrix shiftedLaplacian(std::int64_t n, std::int64_t hubEvery, std::uint
   return test::fromTriplets(n, n, std::move(triplets));
 }
 
-/// y = A x as the fma operator forms it: one fma chain from zero per row, in CSR order (the
-/// host matrix is sorted by row, then column).
-void hostProduct(const io::HostMatrix& A, const std::vector<double>& x, std::vector<double>& y) {
-  std::fill(y.begin(), y.end(), 0.0);
-  for (std::int64_t k = 0; k < A.nnz(); ++k) y[A.row[k]] = std::fma(A.value[k], x[A.col[k]], y[A.row[k]]);
-}
-
 struct HostCgResult {
   std::vector<double> x;
   int iterations = 0;
@@ -88,7 +81,7 @@ HostCgResult hostCg(const io::HostMatrix& A, const std::vector<double>& b, const
   const bool precondition = !d.empty();
   std::vector<double> x(n, 0.0), r(n), z(n), p(n), q(n);
   const double bnorm = std::sqrt(hostDeterministicDot(b, b));
-  hostProduct(A, x, q);
+  test::hostFmaProduct(A, x, q);
   for (std::size_t i = 0; i < n; ++i) r[i] = b[i] - q[i];
   for (std::size_t i = 0; i < n; ++i) z[i] = precondition ? r[i] / d[i] : r[i];
   p = z;
@@ -96,7 +89,7 @@ HostCgResult hostCg(const io::HostMatrix& A, const std::vector<double>& b, const
   double rnorm = std::sqrt(hostDeterministicDot(r, r));
   HostCgResult out;
   for (int k = 1; k <= iterations; ++k) {
-    hostProduct(A, p, q);
+    test::hostFmaProduct(A, p, q);
     const double pAp = hostDeterministicDot(p, q);
     if (!(pAp > 0 && std::isfinite(pAp))) break;
     const double alpha = rho / pAp;

@@ -7,7 +7,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace araios::test {
 
@@ -41,5 +44,13 @@ struct FmaCsrOperator {
                          FmaCsrKernel<Csr, XView, YView>{csr, x, y, value_type(1), value_type(0)});
   }
 };
+
+/// y = A x as the operator forms it, on the host: one fma chain from zero per row, in CSR order
+/// (`HostMatrix` sorted by row, then column, as the readers and generators leave it).
+template <class HostMatrix>
+void hostFmaProduct(const HostMatrix& A, const std::vector<double>& x, std::vector<double>& y) {
+  std::fill(y.begin(), y.end(), 0.0);
+  for (std::int64_t k = 0; k < A.nnz(); ++k) y[A.row[k]] = std::fma(A.value[k], x[A.col[k]], y[A.row[k]]);
+}
 
 }  // namespace araios::test

@@ -40,8 +40,9 @@ struct SolverOptions {
 
   /// GMRES(m): the restart length m (Krylov vectors per cycle).
   int restart = 30;
-  /// GMRES: a second modified Gram-Schmidt pass against the basis, for bases that lose
-  /// orthogonality (costs a second round of dot products per step).
+  /// GMRES: kept for existing callers; it changes nothing. GMRES always orthogonalises twice,
+  /// by classical Gram-Schmidt with reorthogonalisation (CGS2, solvers/gmres_steps.hpp), which
+  /// keeps the basis orthogonal to working precision, so a further pass would only cost time.
   bool reorthogonalize = false;
   /// GMRES: stop as stagnated after this many consecutive cycles that each reduced the true
   /// residual by less than stagnationFactor (0 disables the test).
