@@ -22,6 +22,7 @@
 #include <araios/distributed/mpi_check.hpp>
 #include <araios/distributed/row_partition.hpp>
 #include <araios/error.hpp>
+#include <araios/primitives/chunked_dots.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -149,10 +150,7 @@ template <class Value>
 Value chunkSum(const std::vector<Value>& x, const std::vector<Value>& y) {
   Value lanes[kDotLanes] = {};
   for (std::size_t i = 0; i < x.size(); ++i) lanes[i % kDotLanes] = fp::fma(x[i], y[i], lanes[i % kDotLanes]);
-  for (int width = kDotLanes / 2; width >= 1; width /= 2) {
-    for (int l = 0; l < width; ++l) lanes[l] = lanes[l] + lanes[l + width];
-  }
-  return lanes[0];
+  return laneTree(lanes);
 }
 
 /// Finishes the global tree from every rank's tiles (which together tile [0, C)).

@@ -20,9 +20,9 @@
 //   t_build   = b_launch + b_entries * nnz + b_rows * rows + b_slots * the format's stored slots
 //
 // The counts are per kernel, and for the scattered walk per mode (kernelTerms below, readable
-// row by row); the constants are per
-// kernel, mode and device, fitted by `araios calibrate` with non-negative least squares, so
-// each term can only add time: more entries, bytes or rows never predict a faster product.
+// row by row); the constants are per kernel, mode and device, fitted by `araios calibrate` with
+// non-negative least squares, so each term can only add time: more entries, bytes or rows
+// never predict a faster product.
 // docs/model.md derives each term and lists the fitted constants.
 #include <araios/kernel_registry.hpp>
 #include <araios/mode.hpp>

@@ -54,20 +54,15 @@ struct PerformanceProfile {
   std::array<std::array<FitQuality, kModeCount>, kKernelCount> quality{};
   /// Whether the profile holds constants for the kernel. A profile written before a kernel
   /// existed lacks it: Kernel::Auto then leaves that kernel out until `araios calibrate` runs.
-  std::array<bool, kKernelCount> calibrated = allKernelsCalibrated();
-
-  static constexpr std::array<bool, kKernelCount> allKernelsCalibrated() {
-    std::array<bool, kKernelCount> all{};
-    for (bool& b : all) b = true;
-    return all;
-  }
+  std::array<bool, kKernelCount> calibrated = allTrue<kKernelCount>();
   /// Whether the profile holds the term's constants. A profile fitted before a term existed
-  /// lacks it (the committed profiles predate scattered_entries): its constants are 0 there,
-  /// so the term adds nothing to any prediction until `araios calibrate` runs again.
-  std::array<bool, kProductTerms> termFitted = allTermsFitted();
+  /// lacks it (the committed CPU profile predates scattered_entries): its constants are 0
+  /// there, so the term adds nothing to any prediction until `araios calibrate` runs again.
+  std::array<bool, kProductTerms> termFitted = allTrue<kProductTerms>();
 
-  static constexpr std::array<bool, kProductTerms> allTermsFitted() {
-    std::array<bool, kProductTerms> all{};
+  template <std::size_t N>
+  static constexpr std::array<bool, N> allTrue() {
+    std::array<bool, N> all{};
     for (bool& b : all) b = true;
     return all;
   }

@@ -19,8 +19,9 @@
 // evicted before their lane comes back to them, and each entry's sector is fetched again for
 // that entry alone. Over 132 SMs those lines come to as much as the 50 MB L2, so L2 does not
 // catch all the fetches either: csr-scalar runs 744 us on an H100 on a 3x3-block FEM matrix of
-// 45 entries per row that SELL, whose slices read coalesced, runs in 327 us. The threshold is the first power of two whose
-// lines pass L1, so the row-length classes (matrix_features.hpp) count it exactly.
+// 45 entries per row that SELL, whose slices read coalesced, runs in 327 us. The threshold is
+// the first power of two whose lines pass L1, so the row-length classes (matrix_features.hpp)
+// count it exactly.
 //
 // The L1 size and resident warps are the H100's. The fit (fit_constants.hpp) sets how much an
 // entry costs on a device; on a CPU, where one thread walking a row reads cache lines in order,

@@ -41,6 +41,22 @@ constexpr int kDotTeamThreads = 256;
 /// Threads of the one team that walks the tree levels on a GPU.
 constexpr int kDotTreeThreads = 256;
 
+/// The lane tree of a chunk: lanes[i] += lanes[i + w] for w = 16, 8, 4, 2, 1, in that order;
+/// the chunk's sum is what is left in lanes[0]. Part of the definition of the result.
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value laneTree(Value* lanes) {
+  for (int width = kDotLanes / 2; width >= 1; width /= 2) {
+    for (int i = 0; i < width; ++i) lanes[i] = lanes[i] + lanes[i + width];
+  }
+  return lanes[0];
+}
+
+/// Additions at level `stride` of the pairwise tree over `count` chunk sums: partial i + stride
+/// into i for every i < count - stride that is a multiple of 2 stride.
+KOKKOS_INLINE_FUNCTION std::int64_t treePairs(std::int64_t count, std::int64_t stride) {
+  return (count - stride + 2 * stride - 1) / (2 * stride);
+}
+
 /// K arrays of chunk sums, one per reduction.
 template <class Value, class Device, std::size_t K>
 using PartialSums = Kokkos::Array<Kokkos::View<Value*, Device>, K>;
@@ -90,11 +106,7 @@ struct ChunkedDotsKernel {
     });
     team.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kSums), [&](const int k) {
-      Value* const l = lanes + k * kDotLanes;
-      for (int width = kDotLanes / 2; width >= 1; width /= 2) {
-        for (int j = 0; j < width; ++j) l[j] = l[j] + l[j + width];
-      }
-      partials[k](chunk) = l[0];
+      partials[k](chunk) = laneTree(lanes + k * kDotLanes);
     });
   }
 };
@@ -111,7 +123,7 @@ struct PairwiseTreesKernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     for (std::int64_t stride = 1; stride < count; stride *= 2) {
-      const std::int64_t pairs = (count - stride + 2 * stride - 1) / (2 * stride);
+      const std::int64_t pairs = treePairs(count, stride);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * kSums), [&](const std::int64_t pk) {
         const std::int64_t i = pk / kSums * 2 * stride;
         const auto& v = partials[static_cast<std::size_t>(pk % kSums)];

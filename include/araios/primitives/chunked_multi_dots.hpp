@@ -111,11 +111,7 @@ struct ChunkedMultiDotsKernel {
       });
       team.team_barrier();
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](const int c) {
-        Value* const l = lanes + c * kDotLanes;
-        for (int width = kDotLanes / 2; width >= 1; width /= 2) {
-          for (int i = 0; i < width; ++i) l[i] = l[i] + l[i + width];
-        }
-        partials(chunk, first + c) = l[0];
+        partials(chunk, first + c) = laneTree(lanes + c * kDotLanes);
       });
       team.team_barrier();  // the next round reuses the lanes
     }
@@ -134,7 +130,7 @@ struct MultiTreesKernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     for (std::int64_t stride = 1; stride < chunks; stride *= 2) {
-      const std::int64_t pairs = (chunks - stride + 2 * stride - 1) / (2 * stride);
+      const std::int64_t pairs = treePairs(chunks, stride);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * count), [&](const std::int64_t pj) {
         const int j = static_cast<int>(pj / pairs);
         const std::int64_t i = pj % pairs * 2 * stride;

@@ -76,6 +76,31 @@ KOKKOS_INLINE_FUNCTION MergeRecord<Value> joinMergeRecords(const MergeRecord<Val
   return joined;
 }
 
+/// The aligned tree over `present` adjacent records held in a team's scratch (record r covers
+/// rows[r] to rows[r + 1], with partial sums firstSums[r] and lastSums[r]), `size` a power of
+/// two at least `present`: level by level, node (width, m) joins its right child into its left
+/// one, writing every row the join completes. The root is left in firstSums[0] and lastSums[0].
+/// Used for the segments of a team and for each level of records above the teams.
+template <class Member, class Value, class YView>
+KOKKOS_INLINE_FUNCTION void joinRecordsByTree(const Member& team, int size, int present, const std::int64_t* rows,
+                                              Value* firstSums, Value* lastSums, const YView& y,
+                                              std::int64_t numRows, Value alpha, Value beta) {
+  for (int width = 1; width < size; width *= 2) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size / (2 * width)), [&](const int m) {
+      const int left = 2 * width * m, right = left + width;
+      if (right >= present) return;
+      const int end = right + width < present ? right + width : present;
+      const MergeRecord<Value> joined =
+          joinMergeRecords(MergeRecord<Value>{rows[left], rows[right], firstSums[left], lastSums[left]},
+                           MergeRecord<Value>{rows[right], rows[end], firstSums[right], lastSums[right]}, y, numRows,
+                           alpha, beta);
+      firstSums[left] = joined.firstSum;
+      lastSums[left] = joined.lastSum;
+    });
+    team.team_barrier();
+  }
+}
+
 /// The row at diagonal `diagonal` of the merge path (the entry is diagonal - row), searched in
 /// rows [lo, hi); rowEnd(i) is the offset one past row i's last entry.
 template <class RowEnd>
@@ -280,21 +305,8 @@ struct CsrMergeTeamKernel {
     });
     team.team_barrier();
 
-    // The tree over the team's segments, level by level.
-    for (int width = 1; width < segmentsPerTeam; width *= 2) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, segmentsPerTeam / (2 * width)), [&](const int m) {
-        const int left = 2 * width * m, right = left + width;
-        if (right >= present) return;
-        const int end = right + width < present ? right + width : present;
-        const MergeRecord<Value> joined = joinMergeRecords(
-            MergeRecord<Value>{segmentRows[left], segmentRows[right], firstSums[left], lastSums[left]},
-            MergeRecord<Value>{segmentRows[right], segmentRows[end], firstSums[right], lastSums[right]}, y, numRows,
-            alpha, beta);
-        firstSums[left] = joined.firstSum;
-        lastSums[left] = joined.lastSum;
-      });
-      team.team_barrier();
-    }
+    // The tree over the team's segments.
+    joinRecordsByTree(team, segmentsPerTeam, present, segmentRows, firstSums, lastSums, y, numRows, alpha, beta);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       const std::int64_t t = team.league_rank();
       teamSums(2 * t) = firstSums[0];
@@ -349,20 +361,7 @@ struct CsrMergeLevelKernel {
       lastSums[r] = teamSums(2 * t + 1);
     });
     team.team_barrier();
-    for (int width = 1; width < kMergeRecordsPerGroup; width *= 2) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kMergeRecordsPerGroup / (2 * width)), [&](const int m) {
-        const int left = 2 * width * m, right = left + width;
-        if (right >= present) return;
-        const int end = right + width < present ? right + width : present;
-        const MergeRecord<Value> joined =
-            joinMergeRecords(MergeRecord<Value>{rows[left], rows[right], firstSums[left], lastSums[left]},
-                             MergeRecord<Value>{rows[right], rows[end], firstSums[right], lastSums[right]}, y, numRows,
-                             alpha, beta);
-        firstSums[left] = joined.firstSum;
-        lastSums[left] = joined.lastSum;
-      });
-      team.team_barrier();
-    }
+    joinRecordsByTree(team, kMergeRecordsPerGroup, present, rows, firstSums, lastSums, y, numRows, alpha, beta);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       if (count <= kMergeRecordsPerGroup) {  // the root: its first and last rows are complete
         if (rows[0] < numRows) storeRow(y, rows[0], firstSums[0], alpha, beta);
