@@ -4,7 +4,7 @@
 //   * Accurate equals the correctly rounded product computed exactly with MPFR, bit for bit,
 //     for every kernel (hence the same bits for every format), in double and float, on the
 //     generated cases, on a badly conditioned matrix and on the real matrices (the largest
-//     ones with a CSR kernel only, to keep the test short);
+//     ones with csr-scalar and csr-merge only, to keep the test short);
 //   * Fast still meets the rounding-error bound of every kernel;
 //   * the deterministic kernels that walk each row in CSR order give csr-scalar's bits;
 //   * an operator makes what its products need once (BRCP's and SC-CSR's CSR form, CSC's row
@@ -213,7 +213,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_equals_mpfr_on_real_matrices, Value, Valu
     if (m.matrix.nnz() <= kAccurateAllKernelsMaxNnz) {
       checkAccurate<Exec, Value>(m.name, m.matrix, x, y0);
     } else {
-      checkAccurate<Exec, Value>(m.name, m.matrix, x, y0, {"csr-scalar"});
+      checkAccurate<Exec, Value>(m.name, m.matrix, x, y0, {"csr-scalar", "csr-merge"});
     }
   }
 }
@@ -225,6 +225,15 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fast_mode_meets_the_error_bound, Cfg, test::AllCon
   std::vector<test::GeneratedCase> cases = test::formatCases();
   for (const auto& m : test::realMatrices())
     if (m.name == "bcsstk13" || m.name == "rajat19" || m.name == "Franz6_id1959_aug") cases.push_back({m.name, m.matrix});
+  {
+    // A column of 20,000 entries beside empty and short ones: CSC's scatter spreads it over
+    // many threads, each starting inside it.
+    std::vector<std::tuple<std::int64_t, std::int64_t, double>> e;
+    for (std::int64_t i = 0; i < 20000; ++i) e.emplace_back(i, 3, 1.0 + 1e-3 * static_cast<double>(i % 97));
+    for (std::int64_t j = 5; j < 400; j += 3) e.emplace_back((j * 31) % 20000, j, -0.5);
+    std::sort(e.begin(), e.end());
+    cases.push_back({"one_dense_column", test::fromTriplets(20000, 400, std::move(e))});
+  }
   for (const auto& c : cases) {
     K kernels(c.matrix);
     for (const auto& [kernel, run] : kernels.all) {
@@ -493,6 +502,81 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(operators_prepare_their_products_once, Cfg, test::
 
       const std::vector<Value> got = bare(kernel, mode, alpha, beta);
       BOOST_TEST(sameBits(got, want), what << ", bare matrix: " << firstDifference(got, want));
+    }
+  }
+}
+
+namespace {
+
+/// Rows long enough to cross many of csr-merge's teams and more than one level of its tree
+/// (a team covers 2,048 or 4,096 items of the path, a level group 128 teams): row 1 holds
+/// `longRow` entries, row 4 a third as many, between empty and short rows. With `spread`, the
+/// values span 2^-40 to 2^40 in both signs, so some rows cancel far below their largest terms.
+io::HostMatrix longRowsAcrossTeams(std::int64_t longRow, bool spread, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0), mantissa(1.0, 2.0);
+  std::uniform_int_distribution<int> exponent(-40, 40), shortLength(0, 12);
+  const std::int64_t rows = 3000, cols = longRow + 17;
+  const auto value = [&](std::int64_t k) {
+    return spread ? std::ldexp(mantissa(rng), exponent(rng)) * (k % 2 ? -1.0 : 1.0) : uniform(rng);
+  };
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t i = 0; i < rows; ++i) {
+    const std::int64_t length = i == 1 ? longRow : i == 4 ? longRow / 3 : i % 7 == 2 ? 0 : shortLength(rng);
+    const std::int64_t stride = i == 1 || i == 4 ? 1 : cols / 13;
+    for (std::int64_t k = 0; k < length; ++k) entries.emplace_back(i, (i + k * stride) % cols, value(k));
+  }
+  std::sort(entries.begin(), entries.end());
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
+}  // namespace
+
+/// csr-merge's Accurate mode cuts a long row into the path's segments, sums each as an
+/// expansion and joins them by the tree. Its first pass alone (Impl::csrMergePass with
+/// ExpansionMergeSum) must decide the ordinary long rows, each to MPFR's bits, since the
+/// exact pass would otherwise walk them row by row; and the whole Accurate product, exact pass
+/// included where the spread values leave rows undecided, gives MPFR's bits.
+BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_accurate_splits_long_rows, Cfg, test::AllConfigs) {
+  using Value = ValueOf<Cfg>;
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  if constexpr (!std::is_same_v<typename Cfg::size_type, std::int32_t>) return;  // one index width is enough
+  const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
+  for (const bool spread : {false, true}) {
+    const io::HostMatrix host = longRowsAcrossTeams(600000, spread, spread ? 71 : 72);
+    const std::string name = spread ? "long_rows_spread" : "long_rows";
+    const auto x = spread ? spreadVector<Value>(host.numCols, 5) : test::randomVector<Value>(host.numCols, 6);
+    const auto y0 = test::randomVector<Value>(host.numRows, 7);
+    checkAccurate<Exec, Value>(name, host, x, y0, {"csr-merge"});
+    if (spread) continue;
+
+    Exec exec;
+    const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, typename Cfg::ordinal_type,
+                                                           typename Cfg::size_type, Device>>(host));
+    const Vector work("work", Impl::csrMergeWorkspaceValues<Exec>(csr));
+    for (const auto& [alpha, beta] : scalings) {
+      const std::vector<Value> want = test::mpfrSpmv<Value>(host, x, alpha, beta, y0);
+      const auto pass = [&](const Vector& xd, const Vector& yd, Value a, Value b, Mode) {
+        Impl::csrMergePass<Impl::ExpansionMergeSum<Value>>(exec, csr, xd, yd, a, b, work);
+      };
+      const std::vector<Value> got = test::runOnce<Value, Device>(pass, x, y0, alpha, beta, Mode::Accurate);
+      for (const std::int64_t row : {1, 4}) {
+        BOOST_TEST(!std::isnan(got[row]), name << " row " << row << " alpha=" << alpha
+                                               << ": the expansion pass left the long row undecided");
+      }
+      std::int64_t decided = 0;
+      for (std::int64_t i = 0; i < host.numRows; ++i) {
+        if (std::isnan(got[i])) continue;
+        ++decided;
+        BOOST_TEST(std::memcmp(&got[i], &want[i], sizeof(Value)) == 0,
+                   name << " row " << i << " alpha=" << alpha << ": the expansion pass stored " << got[i]
+                        << ", the correctly rounded value is " << want[i]);
+      }
+      BOOST_TEST(decided >= host.numRows * 99 / 100, name << ": the expansion pass decided only " << decided
+                                                           << " of " << host.numRows << " rows");
     }
   }
 }

@@ -102,6 +102,20 @@ struct ExpansionRowSum {
     err = unfusedSum(err, unfusedSum(::fabs(dropSmall), ::fabs(dropLo)));
   }
 
+  /// Adds another part of the same row's sum (its other entries): other.hi and other.lo enter
+  /// as p and q do in add(), other.err and the parts dropped here join err. The invariant holds
+  /// for the joined sum, so a row may be cut into parts summed apart and joined in any order;
+  /// only which rows stay undecided can depend on the cut, never a decided value.
+  KOKKOS_INLINE_FUNCTION void join(const ExpansionRowSum& other) {
+    undecided = undecided || other.undecided;
+    onlyNegativeZeros = onlyNegativeZeros && other.onlyNegativeZeros;
+    double e, small, dropSmall, dropLo;
+    twoSum(hi, other.hi, hi, e);
+    twoSum(e, other.lo, small, dropSmall);
+    twoSum(lo, small, lo, dropLo);
+    err = unfusedSum(unfusedSum(err, other.err), unfusedSum(::fabs(dropSmall), ::fabs(dropLo)));
+  }
+
   /// y_i = the correctly rounded alpha*S + beta*y_i when the expansion can prove it, else NaN
   /// (the row is then computed again exactly).
   template <class YView, class Index>

@@ -115,10 +115,9 @@ inline std::int64_t estimatedSlots(Kernel kernel, const MatrixFeatures& f) {
 inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
   switch (kernel) {
     case Kernel::CsrScalar: return true;
-    // Fast: a thread per column, the columns' lengths taken to be the rows' (the features hold
-    // no column lengths; exact for a symmetric pattern). Otherwise a thread per row walks the
-    // row's run of the grouping by row (csc_spmv.hpp).
-    case Kernel::Csc: return true;
+    // Otherwise a thread per row walks the row's run of the grouping by row (csc_spmv.hpp); Fast
+    // scatters the entries in storage order, coalesced.
+    case Kernel::Csc: return mode != Mode::Fast;
     // A thread per row over the entries, or HYB's COO tail, stored by row; Fast is one entry
     // per thread, coalesced.
     case Kernel::Coo:
@@ -127,13 +126,13 @@ inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
     // thread per row walks the row's blocks one after the other, so neighbouring lanes are a
     // row's length apart, as in CSR.
     case Kernel::CsrVector:
-    case Kernel::CsrMerge:
     case Kernel::Brcp:
     case Kernel::BrcpAtomic:
     case Kernel::ScCsr:
     case Kernel::Vab: return mode == Mode::Accurate;
     // ELL, SELL, JDS and DIA store a row's next entry beside the next row's. csr-vector's lanes
-    // share a row, and csr-merge stages its entries through scratch, in their other modes.
+    // share a row in its other modes, and csr-merge stages its entries through scratch in every
+    // mode.
     // BRC's slot rows lie side by side, and its Accurate walk's rows lie in neighbouring slot
     // rows wherever neighbouring rows have one length (where they do not, the features cannot
     // tell).
@@ -177,13 +176,14 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
       break;
     }
     case Kernel::CsrMerge:
-      // Every thread takes the same number of entries and row ends: no thread waits on a long
-      // row, and a row's pieces are joined in a later launch.
+      // Every thread takes the same number of entries and row ends, in every mode: no thread
+      // waits on a long row, and a row's pieces are joined in a later launch.
       stream = nnz * entryBytes + (rows + 1) * e.offset;
       longest = 0;
       break;
     case Kernel::Csc:
       stream = nnz * entryBytes + (static_cast<double>(f.cols) + 1) * e.offset;
+      if (mode == Mode::Fast) longest = 0;  // equal shares of the entries, whatever the columns
       break;
     case Kernel::Ell:
     case Kernel::Sell:

@@ -23,7 +23,7 @@ struct CscMatrix {
   Kokkos::View<Ordinal*, Device> rowIdx;
   Kokkos::View<Value*, Device> values;
 
-  Offset nnz() const { return static_cast<Offset>(values.extent(0)); }
+  KOKKOS_INLINE_FUNCTION Offset nnz() const { return static_cast<Offset>(values.extent(0)); }
   /// No padding: every slot holds a stored entry.
   std::int64_t storedSlots() const { return nnz(); }
   std::int64_t bytes() const {

@@ -1,7 +1,9 @@
 #pragma once
 // CSC SpMV, by mode:
-//   Fast           one thread per column scatters alpha*a_ij*x_j into y atomically, after
-//                  y = beta*y: the order of the additions into a row depends on scheduling.
+//   Fast           after y = beta*y, each team scatters alpha*a_ij*x_j into y atomically for
+//                  an equal share of the entries (CscScatterKernel): a column of a million
+//                  entries is spread over many teams, where one thread per column would walk it
+//                  alone. The order of the additions into a row depends on scheduling.
 //   Deterministic  no atomics: the entries are grouped by row (a bucket sort, ties by storage
 //                  position, which is increasing column order), and one thread per row sums
 //                  its entries in that order from -0.0, each product and sum rounded
@@ -14,6 +16,7 @@
 // Fast mode and applied in another, allocates and sorts it on every call.
 #include <araios/detail/compress.hpp>
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/host_space.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
@@ -25,16 +28,96 @@
 
 namespace araios::Impl {
 
-template <class Csc, class XView, class YView>
-struct CscAtomicKernel {
+/// Entries one team of the Fast kernel scatters: on a GPU eight per thread of 128, read
+/// coalesced; on a CPU one thread's run, long enough to amortise finding its first column.
+template <class ExecSpace>
+constexpr int cscScatterEntriesPerTeam() {
+  return isHostSpace<ExecSpace>() ? 4096 : 1024;
+}
+template <class ExecSpace>
+constexpr int cscScatterTeamSize() {
+  return isHostSpace<ExecSpace>() ? 1 : 128;
+}
+
+/// The column that holds entry k: the last j in [lo, hi] with colPtr(j) <= k (an empty column
+/// starts where the next one does, so it is never the last).
+template <class ColPtr>
+KOKKOS_INLINE_FUNCTION std::int64_t cscColumnOf(const ColPtr& colPtr, std::int64_t k, std::int64_t lo,
+                                                std::int64_t hi) {
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo + 1) / 2;
+    if (static_cast<std::int64_t>(colPtr(mid)) <= k) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+/// Fast mode: each team scatters an equal share of the entries, alpha*a_ij*x_j into y_i by
+/// atomic adds. The team finds the columns of its first and last entries. On a GPU its threads
+/// take the share's short columns a column each and its long ones an entry each; on a CPU the
+/// one thread steps through the columns as it walks the entries.
+template <class ExecSpace, class Csc, class XView, class YView>
+struct CscScatterKernel {
+  using Value = typename Csc::value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Csc A;
   XView x;
   YView y;
-  typename Csc::value_type alpha;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csc::ordinal_type j) const {
-    const typename Csc::value_type xj = x(j);
-    for (auto k = A.colPtr(j); k < A.colPtr(j + 1); ++k) {
-      Kokkos::atomic_add(&y(A.rowIdx(k)), alpha * (A.values(k) * xj));
+  Value alpha;
+  static constexpr std::int64_t kEntriesPerTeam = cscScatterEntriesPerTeam<ExecSpace>();
+  static constexpr bool kOnHost = isHostSpace<ExecSpace>();
+  /// Entries of a column in a share up to which one GPU thread adds them all.
+  static constexpr std::int64_t kShortPiece = 8;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t nnz = static_cast<std::int64_t>(A.values.extent(0));
+    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * kEntriesPerTeam;
+    const std::int64_t last = first + kEntriesPerTeam < nnz ? first + kEntriesPerTeam : nnz;
+    const std::int64_t lastColumn = static_cast<std::int64_t>(A.numCols) - 1;
+    const std::int64_t firstColumn = cscColumnOf(A.colPtr, first, 0, lastColumn);
+    const auto scatter = [&](std::int64_t k, std::int64_t j) {
+      Kokkos::atomic_add(&y(A.rowIdx(k)), alpha * (A.values(k) * static_cast<Value>(x(j))));
+    };
+    if constexpr (kOnHost) {
+      std::int64_t j = firstColumn;
+      for (std::int64_t k = first; k < last; ++k) {
+        while (static_cast<std::int64_t>(A.colPtr(j + 1)) <= k) ++j;
+        scatter(k, j);
+      }
+    } else {
+      // First the share's short column pieces, a thread each: on a banded matrix neighbouring
+      // threads then add into neighbouring rows and the atomics coalesce. Then, only where the
+      // share holds a long piece, its entries a thread each (read coalesced, each finding its
+      // column between the share's first and last), so that no thread walks a long column.
+      const std::int64_t endColumn = cscColumnOf(A.colPtr, last - 1, firstColumn, lastColumn);
+      const auto piece = [&](std::int64_t j, std::int64_t& begin, std::int64_t& end) {
+        begin = static_cast<std::int64_t>(A.colPtr(j));
+        end = static_cast<std::int64_t>(A.colPtr(j + 1));
+        begin = begin > first ? begin : first;
+        end = end < last ? end : last;
+        return end - begin <= kShortPiece;
+      };
+      int longPieces = 0;
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, firstColumn, endColumn + 1),
+          [&](const std::int64_t j, int& count) {
+            std::int64_t begin, end;
+            if (!piece(j, begin, end)) {
+              ++count;
+              return;
+            }
+            for (std::int64_t k = begin; k < end; ++k) scatter(k, j);
+          },
+          longPieces);
+      if (longPieces == 0) return;
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const std::int64_t k) {
+        const std::int64_t j = cscColumnOf(A.colPtr, k, firstColumn, endColumn);
+        std::int64_t begin, end;
+        if (!piece(j, begin, end)) scatter(k, j);
+      });
     }
   }
 };
@@ -106,9 +189,13 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "CSC");
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
-      Kokkos::parallel_for("araios::spmv::csc",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numCols),
-                           CscAtomicKernel<Csc, XView, YView>{A, x, y, alpha});
+      const std::int64_t teams = (static_cast<std::int64_t>(A.nnz()) + cscScatterEntriesPerTeam<ExecSpace>() - 1) /
+                                 cscScatterEntriesPerTeam<ExecSpace>();
+      if (teams == 0) return;
+      Kokkos::parallel_for(
+          "araios::spmv::csc",
+          Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), cscScatterTeamSize<ExecSpace>()),
+          CscScatterKernel<ExecSpace, Csc, XView, YView>{A, x, y, alpha});
       return;
     }
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");

@@ -6,7 +6,8 @@
 // so a row of a million entries is spread over 62,500 segments and a thousand empty rows over
 // 63, and no thread waits for a long row.
 //
-// The order of the sums, which fixes the bits in every mode (Fast runs the same kernel):
+// The order of the sums, which fixes the bits in Fast and Deterministic modes (Fast runs the
+// same kernel):
 //   1. Within a segment, each row's entries are summed in CSR order from -0.0, each product and
 //      sum rounded. A row that lies in one segment therefore gets csr-scalar's bits.
 //   2. The segments' partial sums of a row that crosses segment boundaries are combined by the
@@ -26,13 +27,18 @@
 // 128 records per team and a launch per level (one level up to 128 groups, two up to 16,384).
 // The groups' first rows and partial sums live in the caller's workspace
 // (csrMergeWorkspaceValues).
+//
+// Accurate mode walks the same path and tree with expansions instead of rounded sums
+// (csr_merge_sums.hpp), so long rows cost it what they cost the other modes.
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_merge_sums.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace araios::Impl {
@@ -53,26 +59,27 @@ constexpr int csrMergeSegmentsPerTeam() {
 /// The rows from firstRow to lastRow that a node of the tree touches, and its partial sums of
 /// the first and the last of them (one row: both hold its sum). The rows in between are
 /// complete and already written.
-template <class Value>
+template <class Partial>
 struct MergeRecord {
   std::int64_t firstRow;
   std::int64_t lastRow;
-  Value firstSum;
-  Value lastSum;
+  Partial firstSum;
+  Partial lastSum;
 };
 
 /// The tree's addition of two adjacent nodes (L's last row is R's first). The shared row's sum
 /// is L's part plus R's part; it is written when it is complete, that is when it is neither the
 /// first nor the last row of the joined node.
-template <class Value, class YView>
-KOKKOS_INLINE_FUNCTION MergeRecord<Value> joinMergeRecords(const MergeRecord<Value>& left,
-                                                            const MergeRecord<Value>& right, const YView& y,
-                                                            std::int64_t numRows, Value alpha, Value beta) {
+template <class Sum, class YView, class Value>
+KOKKOS_INLINE_FUNCTION MergeRecord<typename Sum::Partial> joinMergeRecords(
+    const MergeRecord<typename Sum::Partial>& left, const MergeRecord<typename Sum::Partial>& right, const YView& y,
+    std::int64_t numRows, Value alpha, Value beta) {
+  using Partial = typename Sum::Partial;
   const std::int64_t row = left.lastRow;
-  const Value sum = unfusedSum(left.lastSum, right.firstSum);
-  MergeRecord<Value> joined{left.firstRow, right.lastRow, left.firstRow == row ? sum : left.firstSum,
-                            right.lastRow == row ? sum : right.lastSum};
-  if (left.firstRow != row && right.lastRow != row && row < numRows) storeRow(y, row, sum, alpha, beta);
+  const Partial sum = Sum::join(left.lastSum, right.firstSum);
+  MergeRecord<Partial> joined{left.firstRow, right.lastRow, left.firstRow == row ? sum : left.firstSum,
+                              right.lastRow == row ? sum : right.lastSum};
+  if (left.firstRow != row && right.lastRow != row && row < numRows) Sum::store(y, row, sum, alpha, beta);
   return joined;
 }
 
@@ -81,19 +88,19 @@ KOKKOS_INLINE_FUNCTION MergeRecord<Value> joinMergeRecords(const MergeRecord<Val
 /// two at least `present`: level by level, node (width, m) joins its right child into its left
 /// one, writing every row the join completes. The root is left in firstSums[0] and lastSums[0].
 /// Used for the segments of a team and for each level of records above the teams.
-template <class Member, class Value, class YView>
+template <class Sum, class Member, class Value, class YView>
 KOKKOS_INLINE_FUNCTION void joinRecordsByTree(const Member& team, int size, int present, const std::int64_t* rows,
-                                              Value* firstSums, Value* lastSums, const YView& y,
-                                              std::int64_t numRows, Value alpha, Value beta) {
+                                              typename Sum::Partial* firstSums, typename Sum::Partial* lastSums,
+                                              const YView& y, std::int64_t numRows, Value alpha, Value beta) {
+  using Record = MergeRecord<typename Sum::Partial>;
   for (int width = 1; width < size; width *= 2) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size / (2 * width)), [&](const int m) {
       const int left = 2 * width * m, right = left + width;
       if (right >= present) return;
       const int end = right + width < present ? right + width : present;
-      const MergeRecord<Value> joined =
-          joinMergeRecords(MergeRecord<Value>{rows[left], rows[right], firstSums[left], lastSums[left]},
-                           MergeRecord<Value>{rows[right], rows[end], firstSums[right], lastSums[right]}, y, numRows,
-                           alpha, beta);
+      const Record joined = joinMergeRecords<Sum>(Record{rows[left], rows[right], firstSums[left], lastSums[left]},
+                                                  Record{rows[right], rows[end], firstSums[right], lastSums[right]}, y,
+                                                  numRows, alpha, beta);
       firstSums[left] = joined.firstSum;
       lastSums[left] = joined.lastSum;
     });
@@ -118,7 +125,7 @@ KOKKOS_INLINE_FUNCTION std::int64_t mergePathRow(std::int64_t diagonal, std::int
 }
 
 /// Where a product on A keeps its teams' results: two partial sums per team, and the row where
-/// each team's part of the path starts (and where the last one ends).
+/// each team's part of the path starts (and where the last one ends), each array aligned.
 template <class ExecSpace, class Csr>
 struct CsrMergeLayout {
   using Value = typename Csr::value_type;
@@ -133,11 +140,21 @@ struct CsrMergeLayout {
     const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();
     teams = (segments + perTeam - 1) / perTeam;
   }
-  /// Values of workspace: the sums, then the rows (Ordinals) aligned after them.
-  std::int64_t workspaceValues() const {
+  /// Values of workspace with partial sums of type Partial.
+  template <class Partial>
+  std::int64_t workspaceValuesFor() const {
     if (teams == 0) return 0;
-    const std::int64_t rowBytes = (teams + 1) * static_cast<std::int64_t>(sizeof(Ordinal)) + alignof(Ordinal);
-    return 2 * teams + (rowBytes + static_cast<std::int64_t>(sizeof(Value)) - 1) / static_cast<std::int64_t>(sizeof(Value));
+    const std::int64_t bytes = static_cast<std::int64_t>(alignof(Partial)) +
+                               2 * teams * static_cast<std::int64_t>(sizeof(Partial)) +
+                               static_cast<std::int64_t>(alignof(Ordinal)) +
+                               (teams + 1) * static_cast<std::int64_t>(sizeof(Ordinal));
+    return (bytes + static_cast<std::int64_t>(sizeof(Value)) - 1) / static_cast<std::int64_t>(sizeof(Value));
+  }
+  /// Values of workspace for every mode, so that one workspace serves them all (the Accurate
+  /// mode's expansions are the larger: a few more bytes per 2,048 entries).
+  std::int64_t workspaceValues() const {
+    return std::max(workspaceValuesFor<typename RoundedMergeSum<Value>::Partial>(),
+                    workspaceValuesFor<typename ExpansionMergeSum<Value>::Partial>());
   }
 };
 
@@ -164,12 +181,14 @@ struct CsrMergeBoundsKernel {
   }
 };
 
-template <class ExecSpace, class Csr, class XView, class YView>
+template <class ExecSpace, class Csr, class XView, class YView, class Sum>
 struct CsrMergeTeamKernel {
   using Value = typename Csr::value_type;
   using Ordinal = typename Csr::ordinal_type;
   using Device = typename Csr::device_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Partial = typename Sum::Partial;
+  using Staged = typename Sum::Staged;
 
   Csr A;
   XView x;
@@ -177,7 +196,7 @@ struct CsrMergeTeamKernel {
   Value alpha, beta;
   std::int64_t items, segments;
   int segmentsPerTeam;
-  Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> teamSums;  // first, last per team
+  Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums;  // first, last per team
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
 
   /// Scratch slots per segment: its at most kMergeSegmentItems products and one slot of
@@ -187,20 +206,19 @@ struct CsrMergeTeamKernel {
   static constexpr int kSlots = kMergeSegmentItems + 1;
   /// Entries a thread loads before it uses any of them.
   static constexpr int kStageBatch = 4;
-  /// Teams an SM should hold at once: the compiler keeps to 64 registers a thread for it
-  /// (left alone it took 94, which let five 128-thread teams share an H100 SM, 31 % occupancy).
-  static constexpr int kTeamsPerSm = 8;
+  /// Teams an SM should hold at once (the launch bounds' second argument).
+  static constexpr int kTeamsPerSm = Sum::kTeamsPerSm;
 
   static std::size_t scratchBytes(int segmentsPerTeam) {
-    return scratchArrayBytes<Value>(static_cast<std::size_t>(segmentsPerTeam) * kSlots) +
-           scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) + 2 * scratchArrayBytes<Value>(segmentsPerTeam);
+    return scratchArrayBytes<Staged>(static_cast<std::size_t>(segmentsPerTeam) * kSlots) +
+           scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) + 2 * scratchArrayBytes<Partial>(segmentsPerTeam);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Value* const products = scratchArray<Value>(team, static_cast<std::size_t>(segmentsPerTeam) * kSlots);
+    Staged* const products = scratchArray<Staged>(team, static_cast<std::size_t>(segmentsPerTeam) * kSlots);
     std::int64_t* const segmentRows = scratchArray<std::int64_t>(team, segmentsPerTeam + 1);
-    Value* const firstSums = scratchArray<Value>(team, segmentsPerTeam);
-    Value* const lastSums = scratchArray<Value>(team, segmentsPerTeam);
+    Partial* const firstSums = scratchArray<Partial>(team, segmentsPerTeam);
+    Partial* const lastSums = scratchArray<Partial>(team, segmentsPerTeam);
 
     const std::int64_t numRows = A.numRows;
     const std::int64_t firstSegment = static_cast<std::int64_t>(team.league_rank()) * segmentsPerTeam;
@@ -272,7 +290,7 @@ struct CsrMergeTeamKernel {
           if (entry[u] < 0) continue;
           const int t = first + u * threads;
           products[t / kMergeSegmentItems * kSlots + t % kMergeSegmentItems] =
-              unfusedProduct(value[u], static_cast<Value>(x(column[u])));
+              Sum::stage(value[u], static_cast<Value>(x(column[u])));
         }
       }
     }
@@ -286,27 +304,27 @@ struct CsrMergeTeamKernel {
       const std::int64_t firstRow = segmentRows[s], lastRow = segmentRows[s + 1];
       const std::int64_t kBegin = diagonalOf(s) - firstRow;
       const std::int64_t kEnd = diagonalOf(s + 1) - lastRow;
-      const Value* const staged = products + s * kSlots;  // staged[k - kBegin]: entry k's product
+      const Staged* const staged = products + s * kSlots;  // staged[k - kBegin]: entry k's
       std::int64_t k = kBegin;
-      Value sum = sumIdentity<Value>();
+      Partial sum = Sum::identity();
       for (std::int64_t i = firstRow; i < lastRow; ++i) {
         const std::int64_t end = localRowEnd(i);
-        for (; k < end; ++k) sum = unfusedSum(sum, staged[k - kBegin]);
+        for (; k < end; ++k) Sum::add(sum, staged[k - kBegin]);
         if (i == firstRow) {
           firstSums[s] = sum;
         } else {
-          storeRow(y, i, sum, alpha, beta);
+          Sum::store(y, i, sum, alpha, beta);
         }
-        sum = sumIdentity<Value>();
+        sum = Sum::identity();
       }
-      for (; k < kEnd; ++k) sum = unfusedSum(sum, staged[k - kBegin]);
+      for (; k < kEnd; ++k) Sum::add(sum, staged[k - kBegin]);
       lastSums[s] = sum;
       if (firstRow == lastRow) firstSums[s] = sum;
     });
     team.team_barrier();
 
     // The tree over the team's segments.
-    joinRecordsByTree(team, segmentsPerTeam, present, segmentRows, firstSums, lastSums, y, numRows, alpha, beta);
+    joinRecordsByTree<Sum>(team, segmentsPerTeam, present, segmentRows, firstSums, lastSums, y, numRows, alpha, beta);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       const std::int64_t t = team.league_rank();
       teamSums(2 * t) = firstSums[0];
@@ -325,29 +343,30 @@ constexpr int kMergeRecordsPerGroup = 128;
 /// its two sums are stored. The last level (one group) completes the root's two open rows.
 /// Levels run as separate launches, each on as many teams as it has groups: a long row's
 /// parts are joined by many SMs at once, and no thread walks a chain of records.
-template <class ExecSpace, class Csr, class YView>
+template <class ExecSpace, class Csr, class YView, class Sum>
 struct CsrMergeLevelKernel {
   using Value = typename Csr::value_type;
   using Ordinal = typename Csr::ordinal_type;
   using Device = typename Csr::device_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Partial = typename Sum::Partial;
 
   YView y;
   Value alpha, beta;
   std::int64_t numRows, teams;
   std::int64_t stride;  ///< teams per record of this level
   std::int64_t count;   ///< records of this level
-  Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> teamSums;
+  Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums;
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
 
   static std::size_t scratchBytes() {
-    return 2 * scratchArrayBytes<Value>(kMergeRecordsPerGroup) +
+    return 2 * scratchArrayBytes<Partial>(kMergeRecordsPerGroup) +
            scratchArrayBytes<std::int64_t>(kMergeRecordsPerGroup + 1);
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Value* const firstSums = scratchArray<Value>(team, kMergeRecordsPerGroup);
-    Value* const lastSums = scratchArray<Value>(team, kMergeRecordsPerGroup);
+    Partial* const firstSums = scratchArray<Partial>(team, kMergeRecordsPerGroup);
+    Partial* const lastSums = scratchArray<Partial>(team, kMergeRecordsPerGroup);
     std::int64_t* const rows = scratchArray<std::int64_t>(team, kMergeRecordsPerGroup + 1);  // record r: rows r, r + 1
     const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * kMergeRecordsPerGroup;
     const int present = static_cast<int>(count - first < kMergeRecordsPerGroup ? count - first : kMergeRecordsPerGroup);
@@ -361,11 +380,11 @@ struct CsrMergeLevelKernel {
       lastSums[r] = teamSums(2 * t + 1);
     });
     team.team_barrier();
-    joinRecordsByTree(team, kMergeRecordsPerGroup, present, rows, firstSums, lastSums, y, numRows, alpha, beta);
+    joinRecordsByTree<Sum>(team, kMergeRecordsPerGroup, present, rows, firstSums, lastSums, y, numRows, alpha, beta);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       if (count <= kMergeRecordsPerGroup) {  // the root: its first and last rows are complete
-        if (rows[0] < numRows) storeRow(y, rows[0], firstSums[0], alpha, beta);
-        if (rows[present] != rows[0] && rows[present] < numRows) storeRow(y, rows[present], lastSums[0], alpha, beta);
+        if (rows[0] < numRows) Sum::store(y, rows[0], firstSums[0], alpha, beta);
+        if (rows[present] != rows[0] && rows[present] < numRows) Sum::store(y, rows[present], lastSums[0], alpha, beta);
       } else {
         const std::int64_t t = teamOf(first);
         teamSums(2 * t) = firstSums[0];
@@ -375,23 +394,28 @@ struct CsrMergeLevelKernel {
   }
 };
 
-/// y = alpha*A*x + beta*y by the merge path, with `work` of csrMergeWorkspaceValues(A) values.
-template <class ExecSpace, class Csr, class XView, class YView>
-void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+/// One pass of the merge path in the arithmetic Sum (csr_merge_sums.hpp), with `work` of
+/// csrMergeWorkspaceValues(A) values.
+template <class Sum, class ExecSpace, class Csr, class XView, class YView>
+void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
                   typename Csr::value_type beta, const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
-  using Value = typename Csr::value_type;
   using Ordinal = typename Csr::ordinal_type;
   using Device = typename Csr::device_type;
+  using Partial = typename Sum::Partial;
   const CsrMergeLayout<ExecSpace, Csr> layout(A);
   if (layout.teams == 0) return;
   checkWorkspace(work, layout.workspaceValues(), "CSR merge");
-  const Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> teamSums(work.data(), 2 * layout.teams);
-  auto rowsAddress = reinterpret_cast<std::uintptr_t>(work.data() + 2 * layout.teams);
-  rowsAddress = (rowsAddress + alignof(Ordinal) - 1) / alignof(Ordinal) * alignof(Ordinal);
+  const auto alignUp = [](std::uintptr_t address, std::size_t alignment) {
+    return (address + alignment - 1) / alignment * alignment;
+  };
+  const std::uintptr_t sumsAddress = alignUp(reinterpret_cast<std::uintptr_t>(work.data()), alignof(Partial));
+  const std::uintptr_t rowsAddress = alignUp(sumsAddress + 2 * layout.teams * sizeof(Partial), alignof(Ordinal));
+  const Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums(reinterpret_cast<Partial*>(sumsAddress),
+                                                                         2 * layout.teams);
   const Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows(reinterpret_cast<Ordinal*>(rowsAddress),
                                                                          layout.teams + 1);
 
-  using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView>;
+  using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView, Sum>;
   const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();
   Kokkos::parallel_for("araios::spmv::csr_merge_bounds",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, layout.teams + 1),
@@ -406,7 +430,7 @@ void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
                        TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
 
   // The rest of the tree, a level of groups per launch until one record is left.
-  using LevelKernel = CsrMergeLevelKernel<ExecSpace, Csr, YView>;
+  using LevelKernel = CsrMergeLevelKernel<ExecSpace, Csr, YView, Sum>;
   const int groupThreads = isHostSpace<ExecSpace>() ? 1 : kMergeRecordsPerGroup;
   std::int64_t stride = 1, count = layout.teams;
   while (true) {

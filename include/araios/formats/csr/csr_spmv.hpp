@@ -9,6 +9,8 @@
 //           Fast: a Kokkos lane reduction, whose order follows the vector length.
 //           Deterministic: the canonical 32-lane order (CsrLanesKernel), the same whatever
 //           the backend or vector length. Accurate: as the scalar kernel.
+//   merge:  the same work per thread whatever the row lengths (csr_merge.hpp), in every mode;
+//           Accurate walks the same path with expansions, so long rows stay cheap.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
@@ -17,6 +19,7 @@
 #include <araios/formats/csr/csr_merge.hpp>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace araios::Impl {
 
@@ -45,6 +48,30 @@ void csrRowSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView
     Kokkos::parallel_for(label,
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
                          CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+  });
+}
+
+/// csr-merge in `mode`, with `work` of csrMergeWorkspaceValues(A) values. Accurate mode runs the
+/// merge path with expansions, which decide nearly every row whatever its length; where some
+/// row is left undecided, the exact pass runs the scalar kernel (detail/row_sum.hpp).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                  typename Csr::value_type beta, Mode mode,
+                  const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
+  using Value = typename Csr::value_type;
+  if (mode != Mode::Accurate) {
+    csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
+    return;
+  }
+  accurateSpmv<Value>(exec, y, beta, [&](auto tag, const auto& yv) {
+    using Acc = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
+      csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, work);
+    } else {
+      Kokkos::parallel_for("araios::spmv::csr_merge_exact",
+                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                           CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+    }
   });
 }
 
@@ -177,10 +204,10 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
   static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
-    if (algorithm == SpmvAlgorithm::CsrMerge && options.mode != Mode::Accurate) {
-      csrMergeSpmv(exec, A, x, y, alpha, beta, work);
+    if (algorithm == SpmvAlgorithm::CsrMerge) {
+      csrMergeSpmv(exec, A, x, y, alpha, beta, options.mode, work);
     } else if (algorithm != SpmvAlgorithm::CsrVector || options.mode == Mode::Accurate) {
-      // Accurate mode has one answer whatever the order, so every algorithm runs the row kernel.
+      // Accurate mode has one answer whatever the order: csr-vector runs the row kernel for it.
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic || (hasBackendKernel<CsrLanesPass, ExecSpace> && !options.portableOnly)) {
       // Fast mode too where the backend has its own lanes kernel: on CUDA its warp kernel runs
