@@ -13,6 +13,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/deterministic_dot_reference.hpp"
+#include "support/device_vectors.hpp"
 #include "support/fma_csr_operator.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
@@ -151,11 +152,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_cg_matches_the_host_iteration_bit_fo
     const Csr A = csrFromHost<Csr>(c.matrix);
     const test::FmaCsrOperator<Csr> op{A};
     const std::vector<double> bHost = seededVector<double>(c.matrix.numRows, 40 + c.matrix.numRows);
-    Vector b("b", bHost.size());
-    Kokkos::deep_copy(b, Kokkos::View<const double*, Kokkos::HostSpace>(bHost.data(), bHost.size()));
+    const Vector b = test::deviceVector<Device>(bHost, "b");
     const Vector diagonal = extractDiagonal(exec, A);
-    std::vector<double> dHost(c.matrix.numRows);
-    Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(dHost.data(), dHost.size()), diagonal);
+    const std::vector<double> dHost = test::hostValues(diagonal);
 
     for (bool precondition : {true, false}) {
       const std::string label = c.name + (precondition ? " jacobi" : " plain") + " on " + Exec::name();
@@ -171,8 +170,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_cg_matches_the_host_iteration_bit_fo
       BOOST_TEST(got.iterations == want.iterations, label);
       BOOST_TEST(got.residual == want.residual,
                  label << ": ||r|| / ||b|| " << std::setprecision(17) << got.residual << " vs " << want.residual);
-      std::vector<double> xHost(bHost.size());
-      Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(xHost.data(), xHost.size()), x);
+      const std::vector<double> xHost = test::hostValues(x);
       std::size_t differ = 0, first = 0;
       for (std::size_t i = 0; i < xHost.size(); ++i) {
         if (std::memcmp(&xHost[i], &want.x[i], sizeof(double)) != 0 && differ++ == 0) first = i;

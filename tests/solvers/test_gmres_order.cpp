@@ -18,6 +18,7 @@
 #include <boost/test/unit_test.hpp>
 
 #include "support/deterministic_dot_reference.hpp"
+#include "support/device_vectors.hpp"
 #include "support/fma_csr_operator.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
@@ -207,20 +208,6 @@ using Spaces = test::Concat<CpuSpaces, std::tuple<Kokkos::Cuda>>;
 using Spaces = CpuSpaces;
 #endif
 
-template <class Device>
-Kokkos::View<double*, Device> toDevice(const std::vector<double>& v, const char* label) {
-  Kokkos::View<double*, Device> d(std::string(label), v.size());
-  Kokkos::deep_copy(d, Kokkos::View<const double*, Kokkos::HostSpace>(v.data(), v.size()));
-  return d;
-}
-
-template <class View>
-std::vector<double> toHost(const View& v) {
-  std::vector<double> h(v.extent(0));
-  Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace>(h.data(), h.size()), v);
-  return h;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, Spaces) {
@@ -232,11 +219,11 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, 
   for (const std::int64_t n : {0, 1, 31, 1024, 1025, 3000, 20001, 70001}) {
     Basis V("V", n, kColumns);
     for (int j = 0; j < kColumns; ++j) {
-      const auto column = toDevice<Device>(seededVector<double>(n, 900 + j), "column");
+      const auto column = test::deviceVector<Device>(seededVector<double>(n, 900 + j), "column");
       Kokkos::deep_copy(Kokkos::subview(V, Kokkos::ALL, j), column);
     }
     const std::vector<double> wHost = seededVector<double>(n, 77);
-    const Vector w = toDevice<Device>(wHost, "w");
+    const Vector w = test::deviceVector<Device>(wHost, "w");
     const auto partials = Impl::allocateMultiPartials<double, Device>(n, kColumns, "partials");
     for (const int count : {1, 5, 8, 9, 17, 33}) {
       const std::string label = "n = " + std::to_string(n) + ", count = " + std::to_string(count) + " on " + Exec::name();
@@ -245,7 +232,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, 
       Kokkos::deep_copy(out, std::numeric_limits<double>::quiet_NaN());
       Impl::chunkedMultiDots("test::multi_dots", exec, n, Impl::VectorEntry<Vector, double>{w}, V, count, partials,
                              Impl::StoreMultiTotals<double, Device>{out, 1, count});
-      const std::vector<double> got = toHost(out);
+      const std::vector<double> got = test::hostValues(out);
       BOOST_TEST(std::isnan(got[0]), label << ": wrote before its first slot");
       for (int j = 0; j < kColumns; ++j) {
         if (j >= count) {
@@ -254,7 +241,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, 
         }
         const auto column = Kokkos::subview(V, Kokkos::ALL, j);
         const double single = dot(exec, w, column, ReductionMode::Deterministic);
-        const double host = hostDeterministicDot(wHost, toHost(column));
+        const double host = hostDeterministicDot(wHost, test::hostValues(column));
         BOOST_TEST(sameBits(got[1 + j], single),
                    label << ", column " << j << ": " << std::setprecision(17) << got[1 + j] << " vs dot " << single);
         BOOST_TEST(sameBits(single, host), label << ", column " << j << ": dot " << single << " vs host " << host);
@@ -273,9 +260,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_gmres_matches_the_host_iteration_bit
     const test::FmaCsrOperator<Csr> op{A};
     const std::int64_t n = c.matrix.numRows;
     const std::vector<double> bHost = seededVector<double>(n, 50 + n);
-    const Vector b = toDevice<Device>(bHost, "b");
+    const Vector b = test::deviceVector<Device>(bHost, "b");
     const Vector diagonal = extractDiagonal(exec, A);
-    const std::vector<double> dHost = toHost(diagonal);
+    const std::vector<double> dHost = test::hostValues(diagonal);
     for (const bool guess : {false, true}) {
       if (guess && !c.guess) continue;
       const std::vector<double> x0 = guess ? seededVector<double>(n, 3) : std::vector<double>(n, 0.0);
@@ -289,7 +276,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_gmres_matches_the_host_iteration_bit
         o.stagnationCycles = 0;
         o.mode = ReductionMode::Deterministic;
         o.preconditioner = precondition ? Preconditioner::Jacobi : Preconditioner::None;
-        const Vector x = toDevice<Device>(x0, "x");
+        const Vector x = test::deviceVector<Device>(x0, "x");
         const SolveResult got = gmres(exec, op, b, x, o, precondition ? diagonal : Vector());
         const HostGmresResult want =
             hostGmres(c.matrix, bHost, x0, precondition ? dHost : std::vector<double>(), c.restart, c.iterations);
@@ -307,7 +294,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_gmres_matches_the_host_iteration_bit
             break;
           }
         }
-        const std::vector<double> xHost = toHost(x);
+        const std::vector<double> xHost = test::hostValues(x);
         std::size_t differ = 0, first = 0;
         for (std::size_t i = 0; i < xHost.size(); ++i) {
           if (!sameBits(xHost[i], want.x[i]) && differ++ == 0) first = i;

@@ -2,6 +2,8 @@
 // What every format test needs besides its checks: the types of one test configuration
 // (kokkos_env.hpp's AllConfigs) for a format, and host copies of device views to compare.
 // Builds are checked by format_check.hpp's buildChecked.
+#include "device_vectors.hpp"
+
 #include <araios/formats/csr/csr.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -23,13 +25,6 @@ struct FormatTypes {
   using Matrix = Format<Value, Ordinal, Offset, Device>;
   using Vector = Kokkos::View<Value*, Device>;
 };
-
-/// A device view's contents on the host, as they are.
-template <class View>
-std::vector<typename View::non_const_value_type> hostValues(const View& v) {
-  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-  return std::vector<typename View::non_const_value_type>(h.data(), h.data() + h.extent(0));
-}
 
 /// A device view of indices on the host, widened to 64 bits (to compare with io::HostMatrix).
 template <class View>

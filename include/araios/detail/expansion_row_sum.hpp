@@ -95,11 +95,7 @@ struct ExpansionRowSum {
       q = 0;
       err = unfusedSum(err, unfusedSum(magnitude * 0x1p-52, 0x1p-1074));
     }
-    double e, small, dropSmall, dropLo;
-    twoSum(hi, p, hi, e);
-    twoSum(e, q, small, dropSmall);
-    twoSum(lo, small, lo, dropLo);
-    err = unfusedSum(err, unfusedSum(::fabs(dropSmall), ::fabs(dropLo)));
+    addPair(p, q);
   }
 
   /// Adds another part of the same row's sum (its other entries): other.hi and other.lo enter
@@ -109,11 +105,8 @@ struct ExpansionRowSum {
   KOKKOS_INLINE_FUNCTION void join(const ExpansionRowSum& other) {
     undecided = undecided || other.undecided;
     onlyNegativeZeros = onlyNegativeZeros && other.onlyNegativeZeros;
-    double e, small, dropSmall, dropLo;
-    twoSum(hi, other.hi, hi, e);
-    twoSum(e, other.lo, small, dropSmall);
-    twoSum(lo, small, lo, dropLo);
-    err = unfusedSum(unfusedSum(err, other.err), unfusedSum(::fabs(dropSmall), ::fabs(dropLo)));
+    err = unfusedSum(err, other.err);
+    addPair(other.hi, other.lo);
   }
 
   /// y_i = the correctly rounded alpha*S + beta*y_i when the expansion can prove it, else NaN
@@ -136,6 +129,16 @@ struct ExpansionRowSum {
   }
 
  private:
+  /// hi + lo += p + q: p joins hi by TwoSum, the rest joins lo, and what the last two sums drop
+  /// is kept in magnitude in err.
+  KOKKOS_INLINE_FUNCTION void addPair(double p, double q) {
+    double e, small, dropSmall, dropLo;
+    twoSum(hi, p, hi, e);
+    twoSum(e, q, small, dropSmall);
+    twoSum(lo, small, lo, dropLo);
+    err = unfusedSum(err, unfusedSum(::fabs(dropSmall), ::fabs(dropLo)));
+  }
+
   KOKKOS_INLINE_FUNCTION static bool inRange(double v) {
     return ::fabs(v) <= kExpansionMaxMagnitude;  // false for NaN and Inf
   }

@@ -37,6 +37,15 @@ struct CsrScalarKernel {
   }
 };
 
+/// One launch of the CSR scalar kernel with the row accumulator Acc.
+template <class Acc, class ExecSpace, class Csr, class XView, class YView>
+void csrScalarPass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
+                   typename Csr::value_type beta, const char* label) {
+  Kokkos::parallel_for(label,
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                       CsrScalarKernel<Csr, XView, YView, Acc>{A, x, y, alpha, beta});
+}
+
 /// The CSR scalar kernel in the row accumulator of `mode` (detail/row_sum.hpp). Also the
 /// Accurate mode of the formats that convert to CSR for it (csrAccurateSpmv).
 template <class ExecSpace, class Csr, class XView, class YView>
@@ -44,10 +53,7 @@ void csrRowSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView
                 typename Csr::value_type beta, Mode mode, const char* label) {
   using Value = typename Csr::value_type;
   withRowAccumulator<Value>(exec, mode, y, beta, [&](auto tag, const auto& yv) {
-    using Acc = typename decltype(tag)::type;
-    Kokkos::parallel_for(label,
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                         CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+    csrScalarPass<typename decltype(tag)::type>(exec, A, x, yv, alpha, beta, label);
   });
 }
 
@@ -68,9 +74,7 @@ void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
     if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
       csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, work);
     } else {
-      Kokkos::parallel_for("araios::spmv::csr_merge_exact",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                           CsrScalarKernel<Csr, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
+      csrScalarPass<Acc>(exec, A, x, yv, alpha, beta, "araios::spmv::csr_merge_exact");
     }
   });
 }
