@@ -21,6 +21,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <utility>
@@ -107,7 +108,7 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
   std::int64_t formatBytes() const override { return format_.bytes() + state_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
   std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
-    return spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm);
+    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), state_.workspaceValues());
   }
 
  private:

@@ -264,7 +264,7 @@ class SpmvOperator {
   std::int64_t nnz() const { return static_cast<std::int64_t>(state().csr.nnz()); }
 
   /// Bytes of the kernel's format, its plan and the state its products keep (for csr-scalar and
-  /// csr-vector: the CSR itself; not the CSR that BRCP and SC-CSR refer to for Accurate mode).
+  /// csr-vector: the CSR itself; not the CSR that the other formats refer to for Accurate mode).
   std::int64_t formatBytes() const { return state().prepared->formatBytes(); }
   /// Bytes of workspace one product needs; the operator holds one per execution space instance
   /// that has applied it.

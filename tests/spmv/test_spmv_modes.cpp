@@ -135,14 +135,14 @@ std::vector<Value> spreadVector(std::int64_t n, std::uint64_t seed) {
   return v;
 }
 
-/// Every kernel (or those in `only`) in Accurate mode against MPFR, bit for bit, for
-/// (alpha, beta) = (1, 0), (-0.75, 0.5) and (3, 0), with x and y0 as given.
+/// Every kernel (or those in `only`), in an operator and bare, in Accurate mode against MPFR,
+/// bit for bit, for (alpha, beta) = (1, 0), (-0.75, 0.5) and (3, 0), with x and y0 as given.
 template <class Exec, class Value>
 void checkAccurate(const std::string& name, const io::HostMatrix& host, const std::vector<Value>& x,
                    const std::vector<Value>& y0, const std::vector<std::string>& only = {}) {
   using Device = typename Exec::device_type;
   Kokkos::Timer timer;
-  test::ModeKernels<Exec, Value> kernels(host, only);
+  test::ModeKernels<Exec, Value> kernels(host, only, {}, true);
   const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}, {Value(3), Value(0)}};
   for (const auto& [alpha, beta] : scalings) {
     const std::vector<Value> want = test::mpfrSpmv<Value>(host, x, alpha, beta, y0);
@@ -398,8 +398,8 @@ std::vector<Value> csrOrderSpmv(const io::HostMatrix& A, const std::vector<Value
 }  // namespace
 
 /// An operator makes what its products would otherwise make on every call once, when it is
-/// built: BRCP and SC-CSR in Accurate mode run on the operator's CSR matrix, CSC in
-/// Deterministic and Accurate modes on the row order built with the format. Applied again and
+/// built: BRCP, SC-CSR and CSC in Accurate mode run on the operator's CSR matrix, CSC in
+/// Deterministic mode on the row order built with the format. Applied again and
 /// again, the operator allocates no more than csr-scalar's operator does in the same mode
 /// (nothing when beta is 0), where the product on the bare matrix converts or sorts on each call;
 /// and every product, either way, gives MPFR's bits (Accurate) or those of the CSR order walked
@@ -579,4 +579,52 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_accurate_splits_long_rows, Cfg, test::Al
                                                            << " of " << host.numRows << " rows");
     }
   }
+}
+
+namespace {
+
+std::int64_t longestRowOf(const io::HostMatrix& host) {
+  std::vector<std::int64_t> length(host.numRows, 0);
+  for (const std::int64_t r : host.row) ++length[r];
+  return length.empty() ? 0 : *std::max_element(length.begin(), length.end());
+}
+
+}  // namespace
+
+/// Accurate mode on CSR runs the row kernel on rows of at most kAccurateRowKernelLongestRow
+/// entries and the merge path past them (formats/csr/csr_accurate.hpp). The MPFR checks above
+/// must reach both, and an operator must hold the merge path's workspace exactly where it
+/// runs, whatever its kernel.
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_longest_row, Cfg, test::AllConfigs) {
+  using Value = ValueOf<Cfg>;
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  int rowKernelCases = 0, mergePathCases = 0;
+  for (const auto& c : test::formatCases()) {
+    const std::int64_t longest = longestRowOf(c.matrix);
+    Exec exec;
+    const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(c.matrix));
+    BOOST_TEST(Impl::csrLongestRow(exec, csr) == longest, c.name);
+    const bool rowKernel = Impl::accurateRunsRowKernel(longest);
+    ++(rowKernel ? rowKernelCases : mergePathCases);
+    const std::int64_t mergeBytes =
+        Impl::csrMergeWorkspaceValues<Exec>(csr) * static_cast<std::int64_t>(sizeof(Value));
+    // BRC and VAB keep workspace of their own in the other modes.
+    for (const char* name : {"csr-scalar", "csr-vector", "coo", "csc", "sc-csr", "brc", "vab"}) {
+      OperatorOptions options;
+      options.kernel = parseKernel(name);
+      options.format = FormatOptions{kDefaultMaxPaddingRatio, true};  // SC-CSR pads the tiny cases
+      const SpmvOperator<Value, Ordinal, Offset, Exec> op(exec, csr, options);
+      if (!rowKernel) {
+        BOOST_TEST(op.workspaceBytes() >= mergeBytes, c.name << " " << name << ": no workspace for the merge path");
+      } else if (std::string(name) != "brc" && std::string(name) != "vab") {
+        BOOST_TEST(op.workspaceBytes() == 0, c.name << " " << name << ": workspace the row kernel does not use");
+      }
+    }
+  }
+  BOOST_TEST(rowKernelCases > 0);
+  BOOST_TEST(mergePathCases > 0);
 }

@@ -109,6 +109,7 @@ inline std::vector<GeneratedCase> formatCases() {
   cases.push_back({"power_law_long_row", powerLawWithLongRow()});
   cases.push_back({"banded", banded()});
   cases.push_back({"fewer_rows_than_a_block", randomMatrix(7, 9, 0, 9, 29)});
+  cases.push_back({"short_rows", randomMatrix(3000, 3000, 1, 8, 31)});  // Accurate mode's row kernel
   {
     std::vector<std::tuple<std::int64_t, std::int64_t, double>> e;
     for (std::int64_t c = 0; c < 3000; ++c) e.emplace_back(0, c, 0.5 + c % 7);

@@ -37,9 +37,11 @@ struct ModeKernels {
 
   /// Builds the kernels named in `only` (all of them when empty), the padded formats with
   /// `formatOptions` (FormatOptions::force builds them whatever their padding), each as an
-  /// SpmvOperator.
+  /// SpmvOperator. With `alsoBare`, each also as its bare format, named "<kernel> (bare)" and
+  /// run by araios::spmv: without an operator's state, the formats whose operators run
+  /// Accurate mode on CSR run their own Accurate walks.
   explicit ModeKernels(const io::HostMatrix& host, const std::vector<std::string>& only = {},
-                       const FormatOptions& formatOptions = {})
+                       const FormatOptions& formatOptions = {}, bool alsoBare = false)
       : options(formatOptions) {
     ExecSpace exec;
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(host));
@@ -53,11 +55,27 @@ struct ModeKernels {
         all.emplace_back(name, [op](const Vector& x, const Vector& y, Value a, Value b, Mode mode) {
           op.apply(ExecSpace(), x, y, a, b, mode);
         });
+        if (alsoBare) addBare(exec, csr, kernelEntry(operatorOptions.kernel));
       } catch (const PaddingError&) {
         refused.push_back(name);
       }
     }
     exec.fence();
+  }
+
+ private:
+  void addBare(const ExecSpace& exec, const Csr& csr, const KernelEntry& entry) {
+    Impl::visitFormat(entry.format, [&](auto builder) {
+      const auto format = decltype(builder)::fromCsr(exec, csr, options);
+      const SpmvAlgorithm algorithm = entry.algorithm;
+      all.emplace_back(std::string(entry.name) + " (bare)",
+                       [format, algorithm](const Vector& x, const Vector& y, Value a, Value b, Mode mode) {
+                         SpmvOptions spmvOptions;
+                         spmvOptions.algorithm = algorithm;
+                         spmvOptions.mode = mode;
+                         spmv(ExecSpace(), format, x, y, a, b, spmvOptions);
+                       });
+    });
   }
 };
 

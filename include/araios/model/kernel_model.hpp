@@ -9,8 +9,9 @@
 //             + c_miss    * those lines that miss the last-level cache (x larger than the cache)
 //             + c_rows    * rows
 //             + c_irreg   * irregular work: idle lane steps of csr-scalar's and csr-vector's warps
-//                           (a lane that waits for a longer row), HYB's entries in its COO part;
-//                           0 for the others (the padded formats stream their padding)
+//                           (a lane that waits for a longer row), HYB's entries in its COO part,
+//                           the merge path's items in Accurate mode on CSR; 0 for the others
+//                           (the padded formats stream their padding)
 //             + c_longest * the longest row (the one thread, lane group or block that must walk it)
 //             + c_scatter * entries of rows one thread walks beside 31 others, long enough that
 //                           L1 loses their lines between the thread's steps
@@ -19,13 +20,14 @@
 //
 //   t_build   = b_launch + b_entries * nnz + b_rows * rows + b_slots * the format's stored slots
 //
-// The counts are per kernel, and for the scattered walk per mode (kernelTerms below, readable
-// row by row); the constants are per kernel, mode and device, fitted by `araios calibrate` with
+// The counts are per kernel, and for the scattered walk and Accurate mode per mode (kernelTerms
+// below, readable row by row); the constants are per kernel, mode and device, fitted by `araios calibrate` with
 // non-negative least squares, so each term can only add time: more entries, bytes or rows
 // never predict a faster product.
 // docs/model.md derives each term and lists the fitted constants.
 #include <araios/kernel_registry.hpp>
 #include <araios/mode.hpp>
+#include <araios/formats/csr/csr_accurate_path.hpp>
 #include <araios/model/matrix_features.hpp>
 #include <araios/model/scattered_entries.hpp>
 
@@ -109,9 +111,24 @@ inline std::int64_t estimatedSlots(Kernel kernel, const MatrixFeatures& f) {
   }
 }
 
+/// Whether an operator's Accurate mode of `kernel` is the CSR Accurate product on the CSR
+/// matrix it was built from (formats/csr/csr_accurate.hpp): every kernel but the padded
+/// formats', whose own walks read a row's next entry beside the next row's.
+inline bool accurateRunsOnCsr(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::Ell:
+    case Kernel::Sell:
+    case Kernel::Jds:
+    case Kernel::Dia: return false;
+    default: return true;
+  }
+}
+
 /// Whether `kernel` in `mode` gives each row to one thread that reads the row's entries where
 /// the row stores them, side by side with the neighbouring rows' threads: on a GPU the walk
-/// whose loads do not coalesce (scattered_entries.hpp).
+/// whose loads do not coalesce (scattered_entries.hpp). Not for the Accurate mode of the
+/// kernels that run on CSR (accurateRunsOnCsr), which kernelTerms counts by the row kernel's
+/// rule.
 inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
   switch (kernel) {
     case Kernel::CsrScalar: return true;
@@ -122,20 +139,9 @@ inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
     // per thread, coalesced.
     case Kernel::Coo:
     case Kernel::Hyb: return mode != Mode::Fast;
-    // Accurate runs csr-scalar's walk (on the CSR form for BRCP and SC-CSR). VAB's Accurate
-    // thread per row walks the row's blocks one after the other, so neighbouring lanes are a
-    // row's length apart, as in CSR.
-    case Kernel::CsrVector:
-    case Kernel::Brcp:
-    case Kernel::BrcpAtomic:
-    case Kernel::ScCsr:
-    case Kernel::Vab: return mode == Mode::Accurate;
     // ELL, SELL, JDS and DIA store a row's next entry beside the next row's. csr-vector's lanes
-    // share a row in its other modes, and csr-merge stages its entries through scratch in every
-    // mode.
-    // BRC's slot rows lie side by side, and its Accurate walk's rows lie in neighbouring slot
-    // rows wherever neighbouring rows have one length (where they do not, the features cannot
-    // tell).
+    // share a row, csr-merge stages its entries through scratch, and BRC's slot rows lie side
+    // by side; BRCP, SC-CSR and VAB read a block's entries across lanes.
     default: return false;
   }
 }
@@ -214,6 +220,18 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
       longest /= 32;
       break;
   }
+  // The CSR Accurate product runs the row kernel where no row is longer than
+  // kAccurateRowKernelLongestRow, else the merge path, whose chains are a segment's: either
+  // way it streams CSR and its chain is at most that long. The merge path's items (entries and
+  // row ends) count as irregular work: staging two values per entry and joining expansions
+  // cost it about twice the row kernel's time per entry (H100), which one stream constant
+  // fitted over both could not carry.
+  const bool accurateOnCsr = mode == Mode::Accurate && accurateRunsOnCsr(kernel);
+  if (accurateOnCsr) {
+    stream = nnz * entryBytes + (rows + 1) * e.offset;
+    irregular = Impl::accurateRunsRowKernel(f.maxRowLength) ? 0.0 : nnz + rows;
+    longest = static_cast<double>(std::min<std::int64_t>(f.maxRowLength, Impl::kAccurateRowKernelLongestRow));
+  }
   ProductTerms t{};
   t[static_cast<std::size_t>(ProductTerm::Launch)] = 1;
   t[static_cast<std::size_t>(ProductTerm::Stream)] = stream + vectors;
@@ -222,9 +240,9 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
   t[static_cast<std::size_t>(ProductTerm::Rows)] = rows;
   t[static_cast<std::size_t>(ProductTerm::Irregular)] = std::max(0.0, irregular);
   t[static_cast<std::size_t>(ProductTerm::Longest)] = longest;
-  if (walksRowsUncoalesced(kernel, mode)) {
+  if (accurateOnCsr ? Impl::accurateRunsRowKernel(f.maxRowLength) : walksRowsUncoalesced(kernel, mode)) {
     // HYB's threads walk only the entries past its ELL width.
-    const std::int64_t skip = kernel == Kernel::Hyb ? estimatedHybWidth(f) : 0;
+    const std::int64_t skip = kernel == Kernel::Hyb && !accurateOnCsr ? estimatedHybWidth(f) : 0;
     t[static_cast<std::size_t>(ProductTerm::Scattered)] =
         static_cast<double>(scatteredEntries(f, scatteredRowLength(e.value, e.ordinal), skip));
   }

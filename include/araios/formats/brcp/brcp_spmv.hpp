@@ -11,9 +11,9 @@
 // adds (non-deterministic once beta != 0 or three or more blocks touch a row).
 //
 // Modes: Fast and Deterministic run the deterministic kernel (brcp-atomic keeps its atomics in
-// Fast mode only). Accurate: the CSR accurate kernel on the matrix's CSR form (csr_form.hpp):
-// an operator's state holds the CSR matrix the operator was built from; a bare matrix is
-// converted on the call.
+// Fast mode only). Accurate: the CSR Accurate product on the matrix's CSR form
+// (csr_accurate.hpp): an operator's state holds the CSR matrix the operator was built from; a
+// bare matrix is converted on the call.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
@@ -21,7 +21,7 @@
 #include <araios/formats/brcp/brcp_convert.hpp>
 #include <araios/formats/brcp/brcp_kernel_parts.hpp>
 #include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_form.hpp>
+#include <araios/formats/csr/csr_accurate.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -114,19 +114,21 @@ struct Spmv<ExecSpace, BrcpMatrix<Value, Ordinal, Offset, Device>> {
   using Brcp = BrcpMatrix<Value, Ordinal, Offset, Device>;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   /// The CSR form for Accurate mode (detail/spmv_state.hpp).
-  using State = CsrFormState<Csr>;
+  using State = CsrAccurateState<Csr>;
 
   static std::int64_t workspaceValues(const Brcp& A) { return brcpWorkspaceValues(A); }
 
-  /// Kept whatever the operator's mode: it refers to `source` and costs nothing.
-  static State prepare(const ExecSpace&, const Brcp&, const Csr& source, Mode) { return csrFormState(source); }
+  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
+  static State prepare(const ExecSpace& exec, const Brcp&, const Csr& source, Mode) {
+    return csrAccurateState(exec, source);
+  }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Brcp& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     const bool atomicSplit = brcpAtomicSplit(options);
     if (options.mode == Mode::Accurate) {
-      accurateOnCsrForm(exec, state, [&] { return csrFromBrcp(exec, A); }, x, y, alpha, beta);
+      accurateOnCsrForm(exec, state, [&] { return csrFromBrcp(exec, A); }, x, y, alpha, beta, work);
       return;
     }
     checkWorkspace(work, workspaceValues(A), "BRCP");

@@ -9,12 +9,17 @@
 //                  (RoundedRowSum), then stored through storeRow. For a COO made from CSR
 //                  (or read from a sorted file) that is CSR order: the bits of csr-scalar.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
+//                  An operator runs the CSR Accurate product on the CSR matrix it was built
+//                  from instead (csr_accurate.hpp): the same bits, and a long row is no
+//                  longer one thread's walk.
 // Without CooMatrix::rowPtr, the deterministic and accurate modes sort the entries by row on
 // every call (a bucket sort; allocates and costs several products).
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate.hpp>
 
 namespace araios::Impl {
 
@@ -70,11 +75,23 @@ auto cooRowEntries(const ExecSpace& exec, const Coo& A) {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  /// The CSR form for Accurate mode (csr_accurate.hpp).
+  using State = CsrAccurateState<Csr>;
+
+  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
+  static State prepare(const ExecSpace& exec, const Coo&, const Csr& source, Mode) {
+    return csrAccurateState(exec, source);
+  }
+
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Coo& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options,
-                    const Kokkos::View<Value*, Device>& /*work*/) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
+    if (options.mode == Mode::Accurate && state.ready()) {
+      csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
+      return;
+    }
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
       Kokkos::parallel_for("araios::spmv::coo",

@@ -9,11 +9,13 @@
 //                  its entries in that order from -0.0, each product and sum rounded
 //                  (RoundedRowSum): the order, and so the bits, of csr-scalar on the same
 //                  (column-sorted) matrix.
-//   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
+//   Accurate       an operator runs the CSR Accurate product on the CSR matrix it was built
+//                  from (csr_accurate.hpp); a bare matrix, the Deterministic walk with the
+//                  Accurate accumulators (row_sum.hpp). Either is correctly rounded.
 // The grouping by row (each entry's column and the row order) is a transpose of the index
 // arrays, dearer than the product: an operator builds it once, as its state
-// (detail/spmv_state.hpp), when its mode is not Fast; a bare matrix, or an operator built for
-// Fast mode and applied in another, allocates and sorts it on every call.
+// (detail/spmv_state.hpp), when its mode is Deterministic; a bare matrix, or an operator built
+// for another mode and applied in Deterministic mode, allocates and sorts it on every call.
 #include <araios/detail/compress.hpp>
 #include <araios/detail/device_memory.hpp>
 #include <araios/detail/host_space.hpp>
@@ -22,6 +24,7 @@
 #include <araios/formats/coo/coo_row_order.hpp>
 #include <araios/formats/csc/csc.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate.hpp>
 
 #include <cstdint>
 #include <string>
@@ -162,31 +165,51 @@ struct CscRows {
   }
 };
 
+/// What an operator keeps for CSC: the grouping by row for Deterministic mode, and the CSR form
+/// for Accurate mode.
+template <class Csr, class Ordinal, class Offset, class Device>
+struct CscState {
+  CscRows<Ordinal, Offset, Device> rows;
+  CsrAccurateState<Csr> csrForm;
+  bool ready() const { return rows.ready() || csrForm.ready(); }
+  std::int64_t bytes() const { return rows.bytes() + csrForm.bytes(); }
+  std::int64_t workspaceValues() const { return csrForm.workspaceValues(); }
+};
+
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   using Csc = CscMatrix<Value, Ordinal, Offset, Device>;
-  using State = CscRows<Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Rows = CscRows<Ordinal, Offset, Device>;
+  using State = CscState<Csr, Ordinal, Offset, Device>;
 
-  static State groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
-    State rows;
+  static Rows groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
+    Rows rows;
     rows.colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
     rows.order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, Kokkos::View<Offset*, Device>(), label + "::rowOrder");
     return rows;
   }
 
-  /// The grouping by row, for an operator whose mode reads it: not in Fast mode.
-  static State prepare(const ExecSpace& exec, const Csc& A, const CsrMatrix<Value, Ordinal, Offset, Device>&,
-                       Mode mode) {
-    if (mode == Mode::Fast) return State();
-    requireMemory(exec, State::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
+  /// The CSR form, which costs nothing, and the grouping by row for an operator in
+  /// Deterministic mode, the one mode that reads it.
+  static State prepare(const ExecSpace& exec, const Csc& A, const Csr& source, Mode mode) {
+    State state;
+    state.csrForm = csrAccurateState(exec, source);
+    if (mode != Mode::Deterministic) return state;
+    requireMemory(exec, Rows::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
                   buildingWhat("CSC's row order", A.numRows, A.numCols));
-    return groupByRow(exec, A, "araios::operator::csc");
+    state.rows = groupByRow(exec, A, "araios::operator::csc");
+    return state;
   }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "CSC");
+    if (options.mode == Mode::Accurate && state.csrForm.ready()) {
+      csrAccurateSpmv(exec, state.csrForm.csr, state.csrForm.longestRow, x, y, alpha, beta, work);
+      return;
+    }
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
       const std::int64_t teams = (static_cast<std::int64_t>(A.nnz()) + cscScatterEntriesPerTeam<ExecSpace>() - 1) /
@@ -198,7 +221,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
           CscScatterKernel<ExecSpace, Csc, XView, YView>{A, x, y, alpha});
       return;
     }
-    const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
+    const Rows rows = state.rows.ready() ? state.rows : groupByRow(exec, A, "araios::spmv::csc");
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       using Acc = typename decltype(tag)::type;
       using Kernel = CscRowKernel<Csc, decltype(rows.order), decltype(rows.colOfEntry), XView,
@@ -207,7 +230,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
                            Kernel{A, rows.order, rows.colOfEntry, x, yv, alpha, beta});
     });
-    if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
+    if (!state.rows.ready()) exec.fence();  // the row order made for this call dies with this scope
   }
 };
 

@@ -1,83 +1,28 @@
 #pragma once
 // CSR SpMV, three portable kernels, each in the three modes (araios/mode.hpp):
-//   scalar: one thread per row; best for short, even rows (stencils, road networks).
-//           Fast and Deterministic: row i's entries summed in CSR order from -0.0, each
-//           product and sum rounded (RoundedRowSum): the same on every backend. Accurate: the
-//           correctly rounded row (ExpansionRowSum, ExactRowSum where it cannot decide).
+//   scalar: one thread per row (csr_rows.hpp); best for short, even rows (stencils, road
+//           networks). Fast and Deterministic: row i's entries summed in CSR order from -0.0,
+//           each product and sum rounded (RoundedRowSum): the same on every backend.
 //   vector: a team of threads, each with a group of vector lanes, per block of rows; the lanes
 //           of one row reduce together, so long rows are read coalesced on a GPU.
 //           Fast: a Kokkos lane reduction, whose order follows the vector length.
 //           Deterministic: the canonical 32-lane order (CsrLanesKernel), the same whatever
-//           the backend or vector length. Accurate: as the scalar kernel.
-//   merge:  the same work per thread whatever the row lengths (csr_merge.hpp), in every mode;
-//           Accurate walks the same path with expansions, so long rows stay cheap.
+//           the backend or vector length.
+//   merge:  the same work per thread whatever the row lengths (csr_merge.hpp).
+// Accurate mode has one answer whatever the kernel: all three run csr_accurate.hpp's, the row
+// kernel on short rows and the merge path on long ones.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
 #include <araios/formats/csr/csr_merge.hpp>
+#include <araios/formats/csr/csr_rows.hpp>
 
 #include <algorithm>
-#include <type_traits>
 
 namespace araios::Impl {
-
-template <class Csr, class XView, class YView, class Acc>
-struct CsrScalarKernel {
-  using Value = typename Csr::value_type;
-  Csr A;
-  XView x;
-  YView y;
-  Value alpha, beta;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i) const {
-    Acc acc;
-    for (auto k = A.rowPtr(i); k < A.rowPtr(i + 1); ++k) acc.add(A.values(k), x(A.colIdx(k)));
-    acc.store(y, i, alpha, beta);
-  }
-};
-
-/// One launch of the CSR scalar kernel with the row accumulator Acc.
-template <class Acc, class ExecSpace, class Csr, class XView, class YView>
-void csrScalarPass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
-                   typename Csr::value_type beta, const char* label) {
-  Kokkos::parallel_for(label,
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                       CsrScalarKernel<Csr, XView, YView, Acc>{A, x, y, alpha, beta});
-}
-
-/// The CSR scalar kernel in the row accumulator of `mode` (detail/row_sum.hpp). Also the
-/// Accurate mode of the formats that convert to CSR for it (csrAccurateSpmv).
-template <class ExecSpace, class Csr, class XView, class YView>
-void csrRowSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
-                typename Csr::value_type beta, Mode mode, const char* label) {
-  using Value = typename Csr::value_type;
-  withRowAccumulator<Value>(exec, mode, y, beta, [&](auto tag, const auto& yv) {
-    csrScalarPass<typename decltype(tag)::type>(exec, A, x, yv, alpha, beta, label);
-  });
-}
-
-/// csr-merge in `mode`, with `work` of csrMergeWorkspaceValues(A) values. Accurate mode runs the
-/// merge path with expansions, which decide nearly every row whatever its length; where some
-/// row is left undecided, the exact pass runs the scalar kernel (detail/row_sum.hpp).
-template <class ExecSpace, class Csr, class XView, class YView>
-void csrMergeSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
-                  typename Csr::value_type beta, Mode mode,
-                  const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
-  using Value = typename Csr::value_type;
-  if (mode != Mode::Accurate) {
-    csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
-    return;
-  }
-  accurateSpmv<Value>(exec, y, beta, [&](auto tag, const auto& yv) {
-    using Acc = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
-      csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, work);
-    } else {
-      csrScalarPass<Acc>(exec, A, x, yv, alpha, beta, "araios::spmv::csr_merge_exact");
-    }
-  });
-}
 
 /// The canonical 32-lane order of a row (Deterministic mode of csr-vector): lane l sums the
 /// entries l, l+32, l+64, ... of the row in order, from -0.0 (so an idle lane adds nothing);
@@ -199,19 +144,28 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return algorithm;
   }
 
-  /// Only the merge kernel keeps values between its launches.
+  /// The longest row, which picks Accurate mode's kernel (csr_accurate.hpp).
+  using State = CsrAccurateState<Csr>;
+
+  /// The merge kernel keeps values between its launches. Accurate mode on long rows runs it
+  /// whatever the algorithm: an operator's state asks for that workspace, and a bare call makes
+  /// its own.
   static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
     return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
   }
 
+  /// Kept whatever the operator's mode: one reduction over the row offsets.
+  static State prepare(const ExecSpace& exec, const Csr& A, const Csr&, Mode) { return csrAccurateState(exec, A); }
+
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
-    if (algorithm == SpmvAlgorithm::CsrMerge) {
-      csrMergeSpmv(exec, A, x, y, alpha, beta, options.mode, work);
-    } else if (algorithm != SpmvAlgorithm::CsrVector || options.mode == Mode::Accurate) {
-      // Accurate mode has one answer whatever the order: csr-vector runs the row kernel for it.
+    if (options.mode == Mode::Accurate) {
+      csrAccurateSpmv(exec, A, state.ready() ? state.longestRow : csrLongestRow(exec, A), x, y, alpha, beta, work);
+    } else if (algorithm == SpmvAlgorithm::CsrMerge) {
+      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
+    } else if (algorithm == SpmvAlgorithm::CsrScalar) {
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic || (hasBackendKernel<CsrLanesPass, ExecSpace> && !options.portableOnly)) {
       // Fast mode too where the backend has its own lanes kernel: on CUDA its warp kernel runs
@@ -229,15 +183,5 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     }
   }
 };
-
-/// Accurate mode for a format that has no row-wise kernel of its own: the product on its CSR
-/// form. The exact row sums do not depend on the order of the entries, so the result is the
-/// correctly rounded one, as for every format. Converting costs as much as a few products.
-template <class ExecSpace, class Csr, class XView, class YView>
-void csrAccurateSpmv(const ExecSpace& exec, const Csr& csr, const XView& x, const YView& y,
-                     typename Csr::value_type alpha, typename Csr::value_type beta) {
-  csrRowSpmv(exec, csr, x, y, alpha, beta, Mode::Accurate, "araios::spmv::accurate_csr");
-  exec.fence();  // the CSR copy dies with the caller's scope
-}
 
 }  // namespace araios::Impl
