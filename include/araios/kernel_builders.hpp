@@ -2,6 +2,9 @@
 // How each storage format of the registry (kernel_registry.hpp) is built from CSR, and the
 // type-erased prepared kernel that SpmvOperator holds: a format in its Views, the state its
 // product keeps between calls (detail/spmv_state.hpp), and a product that runs in any mode.
+// Accurate mode has one answer whatever the kernel, so for the formats accurateRunsOnCsr names
+// it runs as the CSR Accurate product on the CSR matrix the operator was built from
+// (formats/csr/csr_accurate.hpp): a long row is then never one thread's walk.
 #include <araios/detail/spmv_state.hpp>
 #include <araios/format_options.hpp>
 #include <araios/kernel_registry.hpp>
@@ -10,6 +13,8 @@
 #include <araios/formats/brc/brc_convert.hpp>
 #include <araios/formats/brcp/brcp_convert.hpp>
 #include <araios/formats/coo/coo_convert.hpp>
+#include <araios/formats/csr/csr_accurate.hpp>
+#include <araios/formats/csr/csr_accurate_path.hpp>
 #include <araios/formats/csc/csc_convert.hpp>
 #include <araios/formats/dia/dia_convert.hpp>
 #include <araios/formats/ell/ell_convert.hpp>
@@ -92,28 +97,41 @@ class PreparedKernel {
   virtual std::int64_t workspaceValues(SpmvAlgorithm algorithm) const = 0;
 };
 
-template <class ExecSpace, class Format>
+/// `accurate`: the CSR matrix the format was built from and its longest row, for a format that
+/// accurateRunsOnCsr names; empty (not ready) for the others, whose own product runs Accurate
+/// mode.
+template <class ExecSpace, class Format, class Csr>
 class PreparedFormat final : public PreparedKernel<typename Format::value_type, ExecSpace> {
   using Base = PreparedKernel<typename Format::value_type, ExecSpace>;
   using State = SpmvState<ExecSpace, Format>;
 
  public:
-  PreparedFormat(Format format, State state) : format_(std::move(format)), state_(std::move(state)) {}
+  PreparedFormat(Format format, State state, CsrAccurateState<Csr> accurate)
+      : format_(std::move(format)), state_(std::move(state)), accurate_(std::move(accurate)) {}
 
   void apply(const ExecSpace& exec, const typename Base::ConstVector& x, const typename Base::Vector& y,
              typename Format::value_type alpha, typename Format::value_type beta, const SpmvOptions& options,
              const typename Base::Vector& work) const override {
-    spmvCanonical(exec, format_, x, y, alpha, beta, options, work, state_);
+    if (options.mode == Mode::Accurate && accurate_.ready()) {
+      csrAccurateSpmv(exec, accurate_, x, y, alpha, beta, work);
+    } else {
+      spmvCanonical(exec, format_, x, y, alpha, beta, options, work, state_);
+    }
   }
+  /// The CSR matrix Accurate mode runs on is the caller's: not counted.
   std::int64_t formatBytes() const override { return format_.bytes() + state_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
   std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
-    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), state_.workspaceValues());
+    // Accurate mode's merge path, where it runs, needs its workspace whatever the kernel.
+    const bool mergePath = accurate_.ready() && !accurateRunsRowKernel(accurate_.longestRow);
+    const std::int64_t accurate = mergePath ? csrMergeWorkspaceValues<ExecSpace>(accurate_.csr) : 0;
+    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate);
   }
 
  private:
   Format format_;
   State state_;
+  CsrAccurateState<Csr> accurate_;
 };
 
 /// Builds `format` from CSR on `exec` (a padded format may refuse: PaddingError), with the
@@ -131,7 +149,12 @@ std::shared_ptr<const PreparedKernel<typename Csr::value_type, ExecSpace>> build
   return visitFormat(format, [&](auto builder) -> Result {
     auto built = decltype(builder)::fromCsr(exec, csr, options);
     auto state = prepareSpmvState(exec, built, csr, mode);
-    return std::make_shared<const PreparedFormat<ExecSpace, decltype(built)>>(std::move(built), std::move(state));
+    // Kept whatever the operator's mode (apply may take another): one reduction over the row
+    // offsets.
+    CsrAccurateState<Csr> accurate;
+    if (accurateRunsOnCsr(format)) accurate = csrAccurateState(exec, csr);
+    return std::make_shared<const PreparedFormat<ExecSpace, decltype(built), Csr>>(std::move(built), std::move(state),
+                                                                                  std::move(accurate));
   });
 }
 

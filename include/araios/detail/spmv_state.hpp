@@ -8,9 +8,7 @@
 // A format opts in through its Impl::Spmv specialisation (detail/spmv_dispatch.hpp):
 //   using State = ...;   default-constructed: empty; `bool ready() const` says whether it
 //                        holds what the product needs, `std::int64_t bytes() const` what it
-//                        allocated (0 for what it only refers to), `std::int64_t
-//                        workspaceValues() const` the workspace its products need beyond the
-//                        format's own (the operator allocates the larger of the two)
+//                        allocated (0 for what it only refers to)
 //   static State prepare(const ExecSpace&, const Matrix&, const Csr& source, Mode mode);
 //                        `source`: the CSR matrix the format was built from; `mode`: the
 //                        operator's, so that a state no product in that mode reads is not built
@@ -28,7 +26,6 @@ namespace araios::Impl {
 struct NoSpmvState {
   bool ready() const { return false; }
   std::int64_t bytes() const { return 0; }
-  std::int64_t workspaceValues() const { return 0; }
 };
 
 template <class SpmvImpl, class = void>

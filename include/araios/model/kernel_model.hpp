@@ -111,24 +111,11 @@ inline std::int64_t estimatedSlots(Kernel kernel, const MatrixFeatures& f) {
   }
 }
 
-/// Whether an operator's Accurate mode of `kernel` is the CSR Accurate product on the CSR
-/// matrix it was built from (formats/csr/csr_accurate.hpp): every kernel but the padded
-/// formats', whose own walks read a row's next entry beside the next row's.
-inline bool accurateRunsOnCsr(Kernel kernel) {
-  switch (kernel) {
-    case Kernel::Ell:
-    case Kernel::Sell:
-    case Kernel::Jds:
-    case Kernel::Dia: return false;
-    default: return true;
-  }
-}
-
 /// Whether `kernel` in `mode` gives each row to one thread that reads the row's entries where
 /// the row stores them, side by side with the neighbouring rows' threads: on a GPU the walk
 /// whose loads do not coalesce (scattered_entries.hpp). Not for the Accurate mode of the
-/// kernels that run on CSR (accurateRunsOnCsr), which kernelTerms counts by the row kernel's
-/// rule.
+/// kernels whose operators run it on CSR (Impl::accurateRunsOnCsr), which kernelTerms counts by
+/// the row kernel's rule.
 inline bool walksRowsUncoalesced(Kernel kernel, Mode mode) {
   switch (kernel) {
     case Kernel::CsrScalar: return true;
@@ -226,7 +213,7 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
   // row ends) count as irregular work: staging two values per entry and joining expansions
   // cost it about twice the row kernel's time per entry (H100), which one stream constant
   // fitted over both could not carry.
-  const bool accurateOnCsr = mode == Mode::Accurate && accurateRunsOnCsr(kernel);
+  const bool accurateOnCsr = mode == Mode::Accurate && Impl::accurateRunsOnCsr(kernelEntry(kernel).format);
   if (accurateOnCsr) {
     stream = nnz * entryBytes + (rows + 1) * e.offset;
     irregular = Impl::accurateRunsRowKernel(f.maxRowLength) ? 0.0 : nnz + rows;

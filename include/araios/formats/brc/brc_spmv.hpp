@@ -16,8 +16,6 @@
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/brc/brc.hpp>
-#include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_accurate.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -107,26 +105,15 @@ struct BrcAccurateRows {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, BrcMatrix<Value, Ordinal, Offset, Device>> {
   using Brc = BrcMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (csr_accurate.hpp).
-  using State = CsrAccurateState<Csr>;
-
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Brc&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
 
   /// Deterministic mode's piece sums, one per slot row.
   static std::int64_t workspaceValues(const Brc& A) { return static_cast<std::int64_t>(A.rowPerm.extent(0)); }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Brc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& work) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "BRC");
-    if (options.mode == Mode::Accurate && state.ready()) {
-      csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-      return;
-    }
     using SlotRows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>;
     using Rows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
     const Offset numSlotRows = static_cast<Offset>(A.rowPerm.extent(0));

@@ -12,8 +12,8 @@
 //
 // Modes: Fast and Deterministic run the deterministic kernel (brcp-atomic keeps its atomics in
 // Fast mode only). Accurate: the CSR Accurate product on the matrix's CSR form
-// (csr_accurate.hpp): an operator's state holds the CSR matrix the operator was built from; a
-// bare matrix is converted on the call.
+// (csr_accurate.hpp): an operator's, the CSR matrix it was built from (kernel_builders.hpp);
+// a bare matrix is converted on the call.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
@@ -112,23 +112,15 @@ void brcpBlockPass(const ExecSpace& exec, const Brcp& A, const XView& x, const S
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, BrcpMatrix<Value, Ordinal, Offset, Device>> {
   using Brcp = BrcpMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (detail/spmv_state.hpp).
-  using State = CsrAccurateState<Csr>;
 
   static std::int64_t workspaceValues(const Brcp& A) { return brcpWorkspaceValues(A); }
 
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Brcp&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
-
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Brcp& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     const bool atomicSplit = brcpAtomicSplit(options);
     if (options.mode == Mode::Accurate) {
-      accurateOnCsrForm(exec, state, [&] { return csrFromBrcp(exec, A); }, x, y, alpha, beta, work);
+      csrAccurateSpmvConverted(exec, csrFromBrcp(exec, A), x, y, alpha, beta, work);
       return;
     }
     checkWorkspace(work, workspaceValues(A), "BRCP");

@@ -18,8 +18,6 @@
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
-#include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_accurate.hpp>
 
 namespace araios::Impl {
 
@@ -75,23 +73,11 @@ auto cooRowEntries(const ExecSpace& exec, const Coo& A) {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (csr_accurate.hpp).
-  using State = CsrAccurateState<Csr>;
-
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Coo&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
-
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Coo& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& /*work*/) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
-    if (options.mode == Mode::Accurate && state.ready()) {
-      csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-      return;
-    }
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
       Kokkos::parallel_for("araios::spmv::coo",

@@ -24,7 +24,6 @@
 #include <araios/formats/coo/coo_row_order.hpp>
 #include <araios/formats/csc/csc.hpp>
 #include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_accurate.hpp>
 
 #include <cstdint>
 #include <string>
@@ -165,51 +164,32 @@ struct CscRows {
   }
 };
 
-/// What an operator keeps for CSC: the grouping by row for Deterministic mode, and the CSR form
-/// for Accurate mode.
-template <class Csr, class Ordinal, class Offset, class Device>
-struct CscState {
-  CscRows<Ordinal, Offset, Device> rows;
-  CsrAccurateState<Csr> csrForm;
-  bool ready() const { return rows.ready() || csrForm.ready(); }
-  std::int64_t bytes() const { return rows.bytes() + csrForm.bytes(); }
-  std::int64_t workspaceValues() const { return csrForm.workspaceValues(); }
-};
-
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   using Csc = CscMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  using Rows = CscRows<Ordinal, Offset, Device>;
-  using State = CscState<Csr, Ordinal, Offset, Device>;
+  using State = CscRows<Ordinal, Offset, Device>;
 
-  static Rows groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
-    Rows rows;
+  static State groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
+    State rows;
     rows.colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
     rows.order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, Kokkos::View<Offset*, Device>(), label + "::rowOrder");
     return rows;
   }
 
-  /// The CSR form, which costs nothing, and the grouping by row for an operator in
-  /// Deterministic mode, the one mode that reads it.
-  static State prepare(const ExecSpace& exec, const Csc& A, const Csr& source, Mode mode) {
-    State state;
-    state.csrForm = csrAccurateState(exec, source);
-    if (mode != Mode::Deterministic) return state;
-    requireMemory(exec, Rows::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
+  /// The grouping by row, for an operator in Deterministic mode, the one mode whose products
+  /// read it there (an operator's Accurate mode runs on its CSR matrix: kernel_builders.hpp).
+  static State prepare(const ExecSpace& exec, const Csc& A, const CsrMatrix<Value, Ordinal, Offset, Device>&,
+                       Mode mode) {
+    if (mode != Mode::Deterministic) return State();
+    requireMemory(exec, State::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
                   buildingWhat("CSC's row order", A.numRows, A.numCols));
-    state.rows = groupByRow(exec, A, "araios::operator::csc");
-    return state;
+    return groupByRow(exec, A, "araios::operator::csc");
   }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/, const State& state) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "CSC");
-    if (options.mode == Mode::Accurate && state.csrForm.ready()) {
-      csrAccurateSpmv(exec, state.csrForm.csr, state.csrForm.longestRow, x, y, alpha, beta, work);
-      return;
-    }
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
       const std::int64_t teams = (static_cast<std::int64_t>(A.nnz()) + cscScatterEntriesPerTeam<ExecSpace>() - 1) /
@@ -221,7 +201,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
           CscScatterKernel<ExecSpace, Csc, XView, YView>{A, x, y, alpha});
       return;
     }
-    const Rows rows = state.rows.ready() ? state.rows : groupByRow(exec, A, "araios::spmv::csc");
+    const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       using Acc = typename decltype(tag)::type;
       using Kernel = CscRowKernel<Csc, decltype(rows.order), decltype(rows.colOfEntry), XView,
@@ -230,7 +210,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
                            Kernel{A, rows.order, rows.colOfEntry, x, yv, alpha, beta});
     });
-    if (!state.rows.ready()) exec.fence();  // the row order made for this call dies with this scope
+    if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }
 };
 

@@ -1,19 +1,18 @@
 #pragma once
 // Accurate mode on a CSR matrix. The correctly rounded y = alpha*A*x + beta*y does not depend
-// on the kernel nor on the order of a row's entries, so every CSR algorithm, and every format
-// whose operator keeps the CSR matrix it was built from (CsrAccurateState), runs whichever of
-// two kernels suits the matrix (csr_accurate_path.hpp):
+// on the kernel nor on the order of a row's entries, so every CSR algorithm, and every
+// operator of a format that accurateRunsOnCsr names (on the CSR matrix it was built from,
+// kernel_builders.hpp), runs whichever of two kernels suits the matrix (csr_accurate_path.hpp):
 //   rows of at most kAccurateRowKernelLongestRow entries: the row kernel, a thread per row
 //     (csr_rows.hpp), which streams short rows fastest;
 //   longer rows: the merge path with expansions (csr_merge.hpp), whose cost does not grow with
 //     the longest row (a row of 10^6 entries is summed by 62,500 segments, not one thread).
 // Either leaves the rows its expansion cannot decide to the exact pass (detail/row_sum.hpp).
 //
-// An operator's state holds the CSR matrix and its longest row, and sizes the operator's
-// workspace for the merge path (detail/spmv_state.hpp). A bare call finds the longest row on
-// the call (one reduction), and allocates the merge path's workspace when the caller's is
-// smaller; Accurate mode already waits for the count of undecided rows, so neither costs a
-// product's asynchrony.
+// An operator holds the CSR matrix and its longest row (CsrAccurateState), and sizes its
+// workspace for the merge path. A bare call finds the longest row on the call (one reduction),
+// and allocates the merge path's workspace when the caller's is smaller; Accurate mode already
+// waits for the count of undecided rows, so neither costs a product's asynchrony.
 #include <araios/detail/row_sum.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
@@ -54,12 +53,7 @@ template <class Csr>
 struct CsrAccurateState {
   Csr csr;
   std::int64_t longestRow = -1;
-  std::int64_t mergeWorkspaceValues = 0;
   bool ready() const { return longestRow >= 0; }
-  /// The Views are those of the operator's CSR matrix, not allocated for the state.
-  std::int64_t bytes() const { return 0; }
-  /// The merge path's workspace, where Accurate mode runs it.
-  std::int64_t workspaceValues() const { return mergeWorkspaceValues; }
 };
 
 /// The state for Accurate mode on `source`, the CSR matrix a format was built from.
@@ -68,7 +62,6 @@ CsrAccurateState<Csr> csrAccurateState(const ExecSpace& exec, const Csr& source)
   CsrAccurateState<Csr> state;
   state.csr = source;
   state.longestRow = csrLongestRow(exec, source);
-  state.mergeWorkspaceValues = accurateRunsRowKernel(state.longestRow) ? 0 : csrMergeWorkspaceValues<ExecSpace>(source);
   return state;
 }
 
@@ -101,17 +94,20 @@ void csrAccurateSpmv(const ExecSpace& exec, const Csr& A, std::int64_t longestRo
   if (ownWork) exec.fence();  // the workspace made for this call dies with this scope
 }
 
-/// Accurate mode of a format on its CSR form: the state's CSR matrix when it holds one, else
-/// toCsr(), the format converted for this call (which costs as much as a few products).
-template <class ExecSpace, class Csr, class ToCsr, class XView, class YView>
-void accurateOnCsrForm(const ExecSpace& exec, const CsrAccurateState<Csr>& state, const ToCsr& toCsr, const XView& x,
-                       const YView& y, typename Csr::value_type alpha, typename Csr::value_type beta,
-                       const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
-  if (state.ready()) {
-    csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-    return;
-  }
-  const Csr csr = toCsr();
+/// The same on the CSR matrix and longest row an operator keeps.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, const XView& x, const YView& y,
+                     typename Csr::value_type alpha, typename Csr::value_type beta,
+                     const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
+  csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
+}
+
+/// Accurate mode of a bare format without a row walk of its own (BRCP, SC-CSR): the product on
+/// `csr`, the format converted for this call (which costs as much as a few products).
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateSpmvConverted(const ExecSpace& exec, const Csr& csr, const XView& x, const YView& y,
+                              typename Csr::value_type alpha, typename Csr::value_type beta,
+                              const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
   csrAccurateSpmv(exec, csr, csrLongestRow(exec, csr), x, y, alpha, beta, work);
   exec.fence();  // the CSR form made for this call dies with this scope
 }

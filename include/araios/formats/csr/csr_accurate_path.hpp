@@ -1,7 +1,10 @@
 #pragma once
-// Which kernel the CSR Accurate product runs (csr_accurate.hpp), by the matrix's longest row.
-// Its own header so that the performance model (model/kernel_model.hpp) predicts the kernel
-// that runs without including any kernel.
+// Which formats' operators run Accurate mode as the CSR Accurate product (csr_accurate.hpp),
+// and which kernel that product runs, by the matrix's longest row. Its own header so that the
+// performance model (model/kernel_model.hpp) predicts the kernel that runs without including
+// any kernel.
+#include <araios/kernel_registry.hpp>
+
 #include <cstdint>
 
 namespace araios::Impl {
@@ -16,5 +19,12 @@ constexpr std::int64_t kAccurateRowKernelLongestRow = 8;
 /// Whether the CSR Accurate product on a matrix whose longest row holds `longestRow` entries
 /// runs the row kernel (else the merge path).
 constexpr bool accurateRunsRowKernel(std::int64_t longestRow) { return longestRow <= kAccurateRowKernelLongestRow; }
+
+/// Whether an operator of `format` runs Accurate mode as the CSR Accurate product on the CSR
+/// matrix it was built from: every format but the padded ones, whose own walks read a row's
+/// next entry beside the next row's (ELL, SELL, JDS, DIA).
+constexpr bool accurateRunsOnCsr(FormatId format) {
+  return format != FormatId::Ell && format != FormatId::Sell && format != FormatId::Jds && format != FormatId::Dia;
+}
 
 }  // namespace araios::Impl

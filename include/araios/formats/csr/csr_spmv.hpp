@@ -144,25 +144,20 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return algorithm;
   }
 
-  /// The longest row, which picks Accurate mode's kernel (csr_accurate.hpp).
-  using State = CsrAccurateState<Csr>;
-
   /// The merge kernel keeps values between its launches. Accurate mode on long rows runs it
-  /// whatever the algorithm: an operator's state asks for that workspace, and a bare call makes
-  /// its own.
+  /// whatever the algorithm: an operator holds that workspace (kernel_builders.hpp), and a bare
+  /// call makes its own.
   static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
     return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
   }
 
-  /// Kept whatever the operator's mode: one reduction over the row offsets.
-  static State prepare(const ExecSpace& exec, const Csr& A, const Csr&, Mode) { return csrAccurateState(exec, A); }
-
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
     if (options.mode == Mode::Accurate) {
-      csrAccurateSpmv(exec, A, state.ready() ? state.longestRow : csrLongestRow(exec, A), x, y, alpha, beta, work);
+      // An operator runs this on the longest row it keeps (kernel_builders.hpp).
+      csrAccurateSpmv(exec, A, csrLongestRow(exec, A), x, y, alpha, beta, work);
     } else if (algorithm == SpmvAlgorithm::CsrMerge) {
       csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
     } else if (algorithm == SpmvAlgorithm::CsrScalar) {

@@ -14,8 +14,6 @@
 //                  longer one thread's walk.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo_spmv.hpp>
-#include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/ell/ell_spmv.hpp>
 #include <araios/formats/hyb/hyb.hpp>
 
@@ -25,23 +23,11 @@ template <class ExecSpace, class Value, class Ordinal, class Offset, class Devic
 struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
   using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (csr_accurate.hpp).
-  using State = CsrAccurateState<Csr>;
-
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Hyb&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
-
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& /*work*/) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
-    if (options.mode == Mode::Accurate && state.ready()) {
-      csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-      return;
-    }
     if (options.mode == Mode::Fast) {
       // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
       ellRowSpmv(exec, A.ell, x, y, alpha, beta, Mode::Fast, "araios::spmv::hyb::ell");

@@ -15,8 +15,8 @@
 //
 // Modes: lane sums start from -0.0 and every product and sum is rounded on its own, so the
 // bits are the same on every backend; Fast runs this kernel too. Accurate: the CSR Accurate
-// product on the matrix's CSR form (csr_accurate.hpp): an operator's state holds the CSR
-// matrix the operator was built from; a bare matrix is converted on the call.
+// product on the matrix's CSR form (csr_accurate.hpp): an operator's, the CSR matrix it was
+// built from (kernel_builders.hpp); a bare matrix is converted on the call.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
@@ -95,21 +95,13 @@ constexpr ScCsrShape scCsrShape() {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, ScCsrMatrix<Value, Ordinal, Offset, Device>> {
   using Sc = ScCsrMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (detail/spmv_state.hpp).
-  using State = CsrAccurateState<Csr>;
-
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Sc&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Sc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "SC-CSR");
     if (options.mode == Mode::Accurate) {
-      accurateOnCsrForm(exec, state, [&] { return csrFromScCsr(exec, A); }, x, y, alpha, beta, work);
+      csrAccurateSpmvConverted(exec, csrFromScCsr(exec, A), x, y, alpha, beta, work);
       return;
     }
     using Kernel = ScCsrRangeKernel<ExecSpace, Sc, XView, YView>;

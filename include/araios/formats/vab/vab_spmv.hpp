@@ -11,8 +11,6 @@
 // (csr_accurate.hpp): the same bits, and a long row is no longer one thread's walk.
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
-#include <araios/formats/csr/csr.hpp>
-#include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/vab/vab.hpp>
 
 namespace araios::Impl {
@@ -78,26 +76,15 @@ struct VabAccurateRows {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, VabMatrix<Value, Ordinal, Offset, Device>> {
   using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  /// The CSR form for Accurate mode (csr_accurate.hpp).
-  using State = CsrAccurateState<Csr>;
-
-  /// Kept whatever the operator's mode: it refers to `source`, and finds its longest row.
-  static State prepare(const ExecSpace& exec, const Vab&, const Csr& source, Mode) {
-    return csrAccurateState(exec, source);
-  }
 
   /// Phase 1's block sums, one per block.
   static std::int64_t workspaceValues(const Vab& A) { return static_cast<std::int64_t>(A.numBlocks); }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Vab& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
+                    const SpmvOptions& options,
+                    const Kokkos::View<Value*, Device>& work) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "VAB");
-    if (options.mode == Mode::Accurate && state.ready()) {
-      csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-      return;
-    }
     if (options.mode == Mode::Accurate) {
       withRowAccumulator<Value>(exec, Mode::Accurate, y, beta, [&](auto tag, const auto& yv) {
         using Acc = typename decltype(tag)::type;
