@@ -97,7 +97,7 @@ class PreparedKernel {
   virtual std::int64_t workspaceValues(SpmvAlgorithm algorithm) const = 0;
 };
 
-/// `accurate`: the CSR matrix the format was built from and its longest row, for a format that
+/// `accurate`: the CSR matrix the format was built from, its longest row and long rows, for a format that
 /// accurateRunsOnCsr names; empty (not ready) for the others, whose own product runs Accurate
 /// mode.
 template <class ExecSpace, class Format, class Csr>
@@ -119,13 +119,12 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
     }
   }
   /// The CSR matrix Accurate mode runs on is the caller's: not counted.
-  std::int64_t formatBytes() const override { return format_.bytes() + state_.bytes(); }
+  std::int64_t formatBytes() const override { return format_.bytes() + state_.bytes() + accurate_.bytes(); }
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
   std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
-    // Accurate mode's merge path, where it runs, needs its workspace whatever the kernel.
-    const bool mergePath = accurate_.ready() && !accurateRunsRowKernel(accurate_.longestRow);
-    const std::int64_t accurate = mergePath ? csrMergeWorkspaceValues<ExecSpace>(accurate_.csr) : 0;
-    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate);
+    // Accurate mode's chunks of long rows, where there are any, need workspace whatever the
+    // kernel.
+    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate_.workspaceValues());
   }
 
  private:

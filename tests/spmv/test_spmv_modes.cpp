@@ -532,12 +532,13 @@ io::HostMatrix longRowsAcrossTeams(std::int64_t longRow, bool spread, std::uint6
 
 }  // namespace
 
-/// csr-merge's Accurate mode cuts a long row into the path's segments, sums each as an
-/// expansion and joins them by the tree. Its first pass alone (Impl::csrMergePass with
-/// ExpansionMergeSum) must decide the ordinary long rows, each to MPFR's bits, since the
-/// exact pass would otherwise walk them row by row; and the whole Accurate product, exact pass
-/// included where the spread values leave rows undecided, gives MPFR's bits.
-BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_accurate_splits_long_rows, Cfg, test::AllConfigs) {
+/// Accurate mode on CSR cuts each row of more than kAccurateLanesLongestRow entries into chunks
+/// that whole teams sum as expansions, and joins the chunks' expansions (csr_long_rows.hpp).
+/// The list of long rows must be the host's; the first pass alone (the lanes kernel and the
+/// chunks) must decide the ordinary long rows, each to MPFR's bits, since the exact pass would
+/// otherwise walk them row by row; and the whole Accurate product, exact pass included where
+/// the spread values leave rows undecided, gives MPFR's bits.
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_sums_long_rows_in_chunks, Cfg, test::AllConfigs) {
   using Value = ValueOf<Cfg>;
   using Exec = typename Cfg::execution_space;
   using Device = typename Cfg::device_type;
@@ -550,17 +551,35 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_accurate_splits_long_rows, Cfg, test::Al
     const std::string name = spread ? "long_rows_spread" : "long_rows";
     const auto x = spread ? spreadVector<Value>(host.numCols, 5) : test::randomVector<Value>(host.numCols, 6);
     const auto y0 = test::randomVector<Value>(host.numRows, 7);
-    checkAccurate<Exec, Value>(name, host, x, y0, {"csr-merge"});
+    checkAccurate<Exec, Value>(name, host, x, y0, {"csr-merge", "coo"});
     if (spread) continue;
 
     Exec exec;
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, typename Cfg::ordinal_type,
                                                            typename Cfg::size_type, Device>>(host));
-    const Vector work("work", Impl::csrMergeWorkspaceValues<Exec>(csr));
+    const auto state = Impl::csrAccurateState(exec, csr);
+    std::vector<std::int64_t> length(host.numRows, 0);
+    for (const std::int64_t r : host.row) ++length[r];
+    std::vector<std::int64_t> longRows;
+    std::int64_t chunks = 0;
+    for (std::int64_t i = 0; i < host.numRows; ++i) {
+      if (length[i] <= Impl::kAccurateLanesLongestRow) continue;
+      longRows.push_back(i);
+      chunks += (length[i] + Impl::kAccurateChunkEntries - 1) / Impl::kAccurateChunkEntries;
+    }
+    BOOST_TEST(state.longestRow == 600000);
+    BOOST_TEST(state.longRows.count == static_cast<std::int64_t>(longRows.size()));
+    BOOST_TEST(state.longRows.chunks == chunks);
+    if (state.longRows.count == static_cast<std::int64_t>(longRows.size())) {
+      const auto listed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.longRows.rows);
+      for (std::size_t r = 0; r < longRows.size(); ++r) BOOST_TEST(static_cast<std::int64_t>(listed(r)) == longRows[r]);
+    }
+    const Vector work("work", state.workspaceValues());
     for (const auto& [alpha, beta] : scalings) {
       const std::vector<Value> want = test::mpfrSpmv<Value>(host, x, alpha, beta, y0);
       const auto pass = [&](const Vector& xd, const Vector& yd, Value a, Value b, Mode) {
-        Impl::csrMergePass<Impl::ExpansionMergeSum<Value>>(exec, csr, xd, yd, a, b, work);
+        Impl::csrAccurateLanesPass(exec, csr, xd, yd, a, b, state.longRows.longerThan);
+        Impl::csrLongRowsPass(exec, csr, state.longRows, xd, yd, a, b, work);
       };
       const std::vector<Value> got = test::runOnce<Value, Device>(pass, x, y0, alpha, beta, Mode::Accurate);
       for (const std::int64_t row : {1, 4}) {
@@ -592,39 +611,52 @@ std::int64_t longestRowOf(const io::HostMatrix& host) {
 }  // namespace
 
 /// Accurate mode on CSR runs the row kernel on rows of at most kAccurateRowKernelLongestRow
-/// entries and the merge path past them (formats/csr/csr_accurate.hpp). The MPFR checks above
-/// must reach both, and an operator must hold the merge path's workspace exactly where it
-/// runs, whatever its kernel.
-BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_longest_row, Cfg, test::AllConfigs) {
+/// entries; past that the lanes kernel (with chunks for rows past kAccurateLanesLongestRow)
+/// where rows average 8 entries or more, and the merge path where they average fewer
+/// (formats/csr/csr_accurate.hpp). The MPFR checks above must reach all of them, and an operator
+/// must hold the chunks' or the merge path's workspace exactly where they run, whatever its
+/// kernel.
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_rows, Cfg, test::AllConfigs) {
   using Value = ValueOf<Cfg>;
   using Exec = typename Cfg::execution_space;
   using Device = typename Cfg::device_type;
   using Ordinal = typename Cfg::ordinal_type;
   using Offset = typename Cfg::size_type;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
-  int rowKernelCases = 0, mergePathCases = 0;
+  using Kind = Impl::AccurateCsrKernel;
+  int rowKernelCases = 0, lanesCases = 0, longRowCases = 0, mergePathCases = 0;
   for (const auto& c : test::formatCases()) {
     const std::int64_t longest = longestRowOf(c.matrix);
+    const double mean = c.matrix.numRows > 0 ? static_cast<double>(c.matrix.nnz()) / c.matrix.numRows : 0.0;
     Exec exec;
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(c.matrix));
-    BOOST_TEST(Impl::csrLongestRow(exec, csr) == longest, c.name);
-    const bool rowKernel = Impl::accurateRunsRowKernel(longest);
-    ++(rowKernel ? rowKernelCases : mergePathCases);
-    const std::int64_t mergeBytes =
-        Impl::csrMergeWorkspaceValues<Exec>(csr) * static_cast<std::int64_t>(sizeof(Value));
+    const auto state = Impl::csrAccurateState(exec, csr);
+    BOOST_TEST(state.longestRow == longest, c.name);
+    const Kind kind = longest <= 8 ? Kind::Rows : mean >= 8 ? Kind::Lanes : Kind::MergePath;
+    BOOST_TEST((state.kernel == kind), c.name << ": mean row length " << mean << ", longest row " << longest);
+    const bool longRows = kind == Kind::Lanes && longest > Impl::kAccurateLanesLongestRow;
+    ++(kind == Kind::Rows ? rowKernelCases : kind == Kind::MergePath ? mergePathCases : longRows ? longRowCases : lanesCases);
+    BOOST_TEST((state.longRows.count > 0) == longRows, c.name);
+    const std::int64_t needed = kind == Kind::MergePath ? Impl::csrMergeWorkspaceValues<Exec>(csr)
+                                : longRows ? Impl::csrLongRowsWorkspaceValues<Value>(state.longRows.chunks)
+                                           : 0;
+    BOOST_TEST(state.workspaceValues() == needed, c.name);
+    const std::int64_t neededBytes = needed * static_cast<std::int64_t>(sizeof(Value));
     // BRC and VAB keep workspace of their own in the other modes.
     for (const char* name : {"csr-scalar", "csr-vector", "coo", "csc", "sc-csr", "brc", "vab"}) {
       OperatorOptions options;
       options.kernel = parseKernel(name);
       options.format = FormatOptions{kDefaultMaxPaddingRatio, true};  // SC-CSR pads the tiny cases
       const SpmvOperator<Value, Ordinal, Offset, Exec> op(exec, csr, options);
-      if (!rowKernel) {
-        BOOST_TEST(op.workspaceBytes() >= mergeBytes, c.name << " " << name << ": no workspace for the merge path");
+      if (needed > 0) {
+        BOOST_TEST(op.workspaceBytes() >= neededBytes, c.name << " " << name << ": no workspace for Accurate mode");
       } else if (std::string(name) != "brc" && std::string(name) != "vab") {
-        BOOST_TEST(op.workspaceBytes() == 0, c.name << " " << name << ": workspace the row kernel does not use");
+        BOOST_TEST(op.workspaceBytes() == 0, c.name << " " << name << ": workspace that Accurate mode does not use");
       }
     }
   }
   BOOST_TEST(rowKernelCases > 0);
+  BOOST_TEST(lanesCases > 0);
+  BOOST_TEST(longRowCases > 0);
   BOOST_TEST(mergePathCases > 0);
 }

@@ -7,6 +7,7 @@
 
 #ifdef KOKKOS_ENABLE_CUDA
 #include <araios/backends/cuda/brcp_spmv_cuda.hpp>
+#include <araios/backends/cuda/csr_accurate_lanes_cuda.hpp>
 #include <araios/backends/cuda/csr_lanes_cuda.hpp>
 #include <araios/backends/cuda/device_description_cuda.hpp>
 #include <araios/backends/cuda/free_memory_cuda.hpp>

@@ -207,17 +207,22 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
       longest /= 32;
       break;
   }
-  // The CSR Accurate product runs the row kernel where no row is longer than
-  // kAccurateRowKernelLongestRow, else the merge path, whose chains are a segment's: either
-  // way it streams CSR and its chain is at most that long. The merge path's items (entries and
-  // row ends) count as irregular work: staging two values per entry and joining expansions
-  // cost it about twice the row kernel's time per entry (H100), which one stream constant
-  // fitted over both could not carry.
+  // The CSR Accurate product (accurateCsrKernel) streams CSR whatever its kernel:
+  //   the row kernel: chains of at most kAccurateRowKernelLongestRow, csr-scalar's scattered walk;
+  //   the lanes kernel: a row (at most kAccurateLanesLongestRow entries) over its lanes;
+  //   the merge path: a segment's chain, and its items (entries and row ends) as irregular
+  //     work: staging two values per entry and joining expansions cost it about twice the row
+  //     kernel's time per entry (H100), which one stream constant fitted over both could not carry.
   const bool accurateOnCsr = mode == Mode::Accurate && Impl::accurateRunsOnCsr(kernelEntry(kernel).format);
+  const Impl::AccurateCsrKernel accurateKernel = Impl::accurateCsrKernel(f.maxRowLength, f.meanRowLength());
   if (accurateOnCsr) {
     stream = nnz * entryBytes + (rows + 1) * e.offset;
-    irregular = Impl::accurateRunsRowKernel(f.maxRowLength) ? 0.0 : nnz + rows;
-    longest = static_cast<double>(std::min<std::int64_t>(f.maxRowLength, Impl::kAccurateRowKernelLongestRow));
+    irregular = accurateKernel == Impl::AccurateCsrKernel::MergePath ? nnz + rows : 0.0;
+    const double chain = static_cast<double>(std::min<std::int64_t>(
+        f.maxRowLength, accurateKernel == Impl::AccurateCsrKernel::Lanes ? Impl::kAccurateLanesLongestRow
+                                                                         : Impl::kAccurateRowKernelLongestRow));
+    longest = accurateKernel == Impl::AccurateCsrKernel::Lanes ? chain / Impl::accurateLanesPerRow(f.meanRowLength())
+                                                               : chain;
   }
   ProductTerms t{};
   t[static_cast<std::size_t>(ProductTerm::Launch)] = 1;
@@ -227,7 +232,7 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
   t[static_cast<std::size_t>(ProductTerm::Rows)] = rows;
   t[static_cast<std::size_t>(ProductTerm::Irregular)] = std::max(0.0, irregular);
   t[static_cast<std::size_t>(ProductTerm::Longest)] = longest;
-  if (accurateOnCsr ? Impl::accurateRunsRowKernel(f.maxRowLength) : walksRowsUncoalesced(kernel, mode)) {
+  if (accurateOnCsr ? accurateKernel == Impl::AccurateCsrKernel::Rows : walksRowsUncoalesced(kernel, mode)) {
     // HYB's threads walk only the entries past its ELL width.
     const std::int64_t skip = kernel == Kernel::Hyb && !accurateOnCsr ? estimatedHybWidth(f) : 0;
     t[static_cast<std::size_t>(ProductTerm::Scattered)] =

@@ -120,7 +120,7 @@ struct Spmv<ExecSpace, BrcpMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     const bool atomicSplit = brcpAtomicSplit(options);
     if (options.mode == Mode::Accurate) {
-      csrAccurateSpmvConverted(exec, csrFromBrcp(exec, A), x, y, alpha, beta, work);
+      csrAccurateSpmv(exec, csrFromBrcp(exec, A), x, y, alpha, beta, work);
       return;
     }
     checkWorkspace(work, workspaceValues(A), "BRCP");

@@ -2,20 +2,27 @@
 // Accurate mode on a CSR matrix. The correctly rounded y = alpha*A*x + beta*y does not depend
 // on the kernel nor on the order of a row's entries, so every CSR algorithm, and every
 // operator of a format that accurateRunsOnCsr names (on the CSR matrix it was built from,
-// kernel_builders.hpp), runs whichever of two kernels suits the matrix (csr_accurate_path.hpp):
-//   rows of at most kAccurateRowKernelLongestRow entries: the row kernel, a thread per row
+// kernel_builders.hpp), runs one product, whose kernel follows the matrix (accurateCsrKernel,
+// csr_accurate_path.hpp):
+//   no row longer than kAccurateRowKernelLongestRow: the row kernel, a thread per row
 //     (csr_rows.hpp), which streams short rows fastest;
-//   longer rows: the merge path with expansions (csr_merge.hpp), whose cost does not grow with
-//     the longest row (a row of 10^6 entries is summed by 62,500 segments, not one thread).
-// Either leaves the rows its expansion cannot decide to the exact pass (detail/row_sum.hpp).
+//   rows averaging 8 entries or more: the lanes kernel (csr_accurate_lanes.hpp), a lane group
+//     per row with coalesced loads, and for the rows longer than kAccurateLanesLongestRow, if
+//     any, chunks summed by whole teams (csr_long_rows.hpp);
+//   fewer: the merge path with expansions (csr_merge.hpp), whose even shares keep a few long
+//     rows among many short ones from holding any thread.
+// Each leaves the rows its expansion cannot decide to the exact pass (detail/row_sum.hpp).
 //
-// An operator holds the CSR matrix and its longest row (CsrAccurateState), and sizes its
-// workspace for the merge path. A bare call finds the longest row on the call (one reduction),
-// and allocates the merge path's workspace when the caller's is smaller; Accurate mode already
-// waits for the count of undecided rows, so neither costs a product's asynchrony.
+// An operator holds the CSR matrix, its longest row and mean row length, the list of long rows
+// where the lanes kernel runs, and sizes its workspace for the chunks or the merge path
+// (CsrAccurateState). A bare call finds them on the call (a reduction, and two scans where
+// there are long rows), and allocates the workspace when the caller's is smaller; Accurate
+// mode already waits for the count of undecided rows, so neither costs a product's asynchrony.
 #include <araios/detail/row_sum.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate_lanes.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
+#include <araios/formats/csr/csr_long_rows.hpp>
 #include <araios/formats/csr/csr_merge.hpp>
 #include <araios/formats/csr/csr_rows.hpp>
 
@@ -48,12 +55,23 @@ std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
 }
 
 /// What an operator keeps for Accurate mode on a CSR matrix: the CSR matrix (the Views of the
-/// one the operator was built from, no copy) and its longest row.
+/// one the operator was built from, no copy), the kernel its product runs, the long rows where
+/// that is the lanes kernel, and the workspace it needs.
 template <class Csr>
 struct CsrAccurateState {
   Csr csr;
   std::int64_t longestRow = -1;
+  AccurateCsrKernel kernel = AccurateCsrKernel::Rows;
+  CsrLongRows<Csr> longRows;
+  std::int64_t workspace = 0;  ///< values
   bool ready() const { return longestRow >= 0; }
+  /// Values of workspace its product needs.
+  std::int64_t workspaceValues() const { return workspace; }
+  /// Bytes of the list of long rows (the CSR matrix is the caller's).
+  std::int64_t bytes() const {
+    return static_cast<std::int64_t>(longRows.rows.span() * sizeof(typename Csr::ordinal_type) +
+                                     longRows.firstChunk.span() * sizeof(std::int64_t));
+  }
 };
 
 /// The state for Accurate mode on `source`, the CSR matrix a format was built from.
@@ -62,31 +80,46 @@ CsrAccurateState<Csr> csrAccurateState(const ExecSpace& exec, const Csr& source)
   CsrAccurateState<Csr> state;
   state.csr = source;
   state.longestRow = csrLongestRow(exec, source);
+  const double meanRowLength =
+      source.numRows > 0 ? static_cast<double>(source.nnz()) / static_cast<double>(source.numRows) : 0.0;
+  state.kernel = accurateCsrKernel(state.longestRow, meanRowLength);
+  if (state.kernel == AccurateCsrKernel::Lanes) {
+    state.longRows = csrLongRows(exec, source, state.longestRow);
+    state.workspace = csrLongRowsWorkspaceValues<typename Csr::value_type>(state.longRows.chunks);
+  } else if (state.kernel == AccurateCsrKernel::MergePath) {
+    state.workspace = csrMergeWorkspaceValues<ExecSpace>(source);
+  }
   return state;
 }
 
-/// y = alpha*A*x + beta*y correctly rounded, A's longest row holding `longestRow` entries. Where
-/// the merge path runs it uses `work` if that holds csrMergeWorkspaceValues(A) values, else a
-/// workspace of its own for the call.
+/// y = alpha*A*x + beta*y correctly rounded, on the state of A. The chunks or the merge path
+/// use `work` if it holds state.workspaceValues() values, else a workspace of their own for
+/// the call.
 template <class ExecSpace, class Csr, class XView, class YView>
-void csrAccurateSpmv(const ExecSpace& exec, const Csr& A, std::int64_t longestRow, const XView& x, const YView& y,
+void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, const XView& x, const YView& y,
                      typename Csr::value_type alpha, typename Csr::value_type beta,
                      const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
   using Value = typename Csr::value_type;
   using Work = Kokkos::View<Value*, typename Csr::device_type>;
-  if (accurateRunsRowKernel(longestRow)) {
+  const Csr& A = state.csr;
+  if (state.kernel == AccurateCsrKernel::Rows) {
     csrRowSpmv(exec, A, x, y, alpha, beta, Mode::Accurate, "araios::spmv::csr_accurate_rows");
     return;
   }
-  const std::int64_t needed = csrMergeWorkspaceValues<ExecSpace>(A);
+  const std::int64_t needed = state.workspaceValues();
   const bool ownWork = static_cast<std::int64_t>(work.extent(0)) < needed;
-  const Work mergeWork =
+  const Work ownedOrGiven =
       ownWork ? Work(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::workspace"), needed)
               : work;
   accurateSpmv<Value>(exec, y, beta, [&](auto tag, const auto& yv) {
     using Acc = typename decltype(tag)::type;
     if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
-      csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, mergeWork);
+      if (state.kernel == AccurateCsrKernel::Lanes) {
+        csrAccurateLanesPass(exec, A, x, yv, alpha, beta, state.longRows.longerThan);
+        csrLongRowsPass(exec, A, state.longRows, x, yv, alpha, beta, ownedOrGiven);
+      } else {
+        csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, ownedOrGiven);
+      }
     } else {
       csrScalarPass<Acc>(exec, A, x, yv, alpha, beta, "araios::spmv::csr_accurate_exact");
     }
@@ -94,22 +127,13 @@ void csrAccurateSpmv(const ExecSpace& exec, const Csr& A, std::int64_t longestRo
   if (ownWork) exec.fence();  // the workspace made for this call dies with this scope
 }
 
-/// The same on the CSR matrix and longest row an operator keeps.
+/// The same on a bare CSR matrix, its state found for the call.
 template <class ExecSpace, class Csr, class XView, class YView>
-void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, const XView& x, const YView& y,
+void csrAccurateSpmv(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
                      typename Csr::value_type alpha, typename Csr::value_type beta,
                      const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
-  csrAccurateSpmv(exec, state.csr, state.longestRow, x, y, alpha, beta, work);
-}
-
-/// Accurate mode of a bare format without a row walk of its own (BRCP, SC-CSR): the product on
-/// `csr`, the format converted for this call (which costs as much as a few products).
-template <class ExecSpace, class Csr, class XView, class YView>
-void csrAccurateSpmvConverted(const ExecSpace& exec, const Csr& csr, const XView& x, const YView& y,
-                              typename Csr::value_type alpha, typename Csr::value_type beta,
-                              const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
-  csrAccurateSpmv(exec, csr, csrLongestRow(exec, csr), x, y, alpha, beta, work);
-  exec.fence();  // the CSR form made for this call dies with this scope
+  csrAccurateSpmv(exec, csrAccurateState(exec, A), x, y, alpha, beta, work);
+  exec.fence();  // the list of long rows made for this call dies with this scope
 }
 
 }  // namespace araios::Impl

@@ -28,8 +28,9 @@
 // The groups' first rows and partial sums live in the caller's workspace
 // (csrMergeWorkspaceValues).
 //
-// Accurate mode walks the same path and tree with expansions instead of rounded sums
-// (csr_merge_sums.hpp), so long rows cost it what they cost the other modes.
+// Accurate mode on matrices whose rows average fewer than 8 entries (csr_accurate.hpp) walks
+// the same path and tree with expansions instead of rounded sums (csr_merge_sums.hpp), so long
+// rows cost it what they cost the other modes.
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_scratch.hpp>

@@ -9,8 +9,8 @@
 //           Deterministic: the canonical 32-lane order (CsrLanesKernel), the same whatever
 //           the backend or vector length.
 //   merge:  the same work per thread whatever the row lengths (csr_merge.hpp).
-// Accurate mode has one answer whatever the kernel: all three run csr_accurate.hpp's, the row
-// kernel on short rows and the merge path on long ones.
+// Accurate mode has one answer whatever the kernel: all three run csr_accurate.hpp's product,
+// the row kernel on short rows, lane groups and chunks of long rows otherwise.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
@@ -144,9 +144,9 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return algorithm;
   }
 
-  /// The merge kernel keeps values between its launches. Accurate mode on long rows runs it
-  /// whatever the algorithm: an operator holds that workspace (kernel_builders.hpp), and a bare
-  /// call makes its own.
+  /// The merge kernel keeps values between its launches. Accurate mode's chunks of long rows
+  /// need workspace whatever the algorithm: an operator holds it (kernel_builders.hpp), and a
+  /// bare call makes its own.
   static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
     return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
   }
@@ -156,8 +156,8 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
     if (options.mode == Mode::Accurate) {
-      // An operator runs this on the longest row it keeps (kernel_builders.hpp).
-      csrAccurateSpmv(exec, A, csrLongestRow(exec, A), x, y, alpha, beta, work);
+      // An operator runs this on the longest row and long rows it keeps (kernel_builders.hpp).
+      csrAccurateSpmv(exec, A, x, y, alpha, beta, work);
     } else if (algorithm == SpmvAlgorithm::CsrMerge) {
       csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
     } else if (algorithm == SpmvAlgorithm::CsrScalar) {

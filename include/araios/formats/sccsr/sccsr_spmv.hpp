@@ -101,7 +101,7 @@ struct Spmv<ExecSpace, ScCsrMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "SC-CSR");
     if (options.mode == Mode::Accurate) {
-      csrAccurateSpmvConverted(exec, csrFromScCsr(exec, A), x, y, alpha, beta, work);
+      csrAccurateSpmv(exec, csrFromScCsr(exec, A), x, y, alpha, beta, work);
       return;
     }
     using Kernel = ScCsrRangeKernel<ExecSpace, Sc, XView, YView>;

@@ -1,0 +1,104 @@
+#pragma once
+// Accurate mode's lanes kernel on NVIDIA GPUs (formats/csr/csr_accurate_lanes.hpp): a group of
+// V lanes per row (V = 2 to 32, csrAccurateLanesShape), lane p summing the row's
+// entries p, p + V, ... into an ExpansionRowSum, and the group's expansions joined by
+// __shfl_down_sync, in registers, where the portable kernel goes through team scratch and a
+// __syncwarp per level. The join cannot change a decided value (ExpansionRowSum::join), so the
+// stored bits are every other kernel's Accurate bits. Rows longer than `longerThan` take part
+// in the shuffles as empty rows and are not stored: csr_long_rows.hpp sums them.
+#include <araios/backends/cuda/check_cuda.hpp>
+#include <araios/backends/cuda/csr_lanes_cuda.hpp>
+#include <araios/detail/backend_kernel.hpp>
+#include <araios/detail/expansion_row_sum.hpp>
+#include <araios/error.hpp>
+#include <araios/formats/csr/csr_accurate_lanes.hpp>
+#include <araios/formats/csr/csr_lanes.hpp>
+
+#ifdef KOKKOS_ENABLE_CUDA
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace araios::Impl {
+
+template <int V, class Csr, class XView, class YView>
+__global__ void __launch_bounds__(kCsrLanesThreadsPerCudaBlock)
+    csrAccurateLanesWarpKernel(const CsrLanesArguments<Csr, XView, YView> args, const std::int64_t longerThan) {
+  using Value = typename Csr::value_type;
+  using Offset = typename Csr::size_type;
+  using Partial = ExpansionRowSum<Value>;
+  constexpr int kBatch = 4;  // entries a lane loads before it adds any of them
+  const Csr& A = args.A;
+  const std::int64_t thread = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::int64_t row = thread / V;
+  const int p = static_cast<int>(thread % V);
+  // Rows past the end and long rows take part in the shuffles as empty rows: every lane of the
+  // warp must.
+  const bool inRange = row < static_cast<std::int64_t>(A.numRows);
+  const Offset begin = inRange ? A.rowPtr(row) : Offset(0);
+  Offset end = inRange ? A.rowPtr(row + 1) : Offset(0);
+  const bool stored = inRange && static_cast<std::int64_t>(end - begin) <= longerThan;
+  if (!stored) end = begin;
+
+  Partial sum;
+  Offset k = begin + p;
+  for (; k + (kBatch - 1) * V < end; k += kBatch * V) {
+    Value a[kBatch], b[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * V);
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) b[u] = args.x(A.colIdx(k + u * V));
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
+  }
+  for (; k < end; k += V) sum.add(A.values(k), args.x(A.colIdx(k)));
+#pragma unroll
+  for (int w = V / 2; w >= 1; w /= 2) {
+    Partial other;
+    other.hi = __shfl_down_sync(0xffffffffu, sum.hi, w, V);
+    other.lo = __shfl_down_sync(0xffffffffu, sum.lo, w, V);
+    other.err = __shfl_down_sync(0xffffffffu, sum.err, w, V);
+    const int flags =
+        __shfl_down_sync(0xffffffffu, (sum.undecided ? 1 : 0) | (sum.onlyNegativeZeros ? 2 : 0), w, V);
+    other.undecided = (flags & 1) != 0;
+    other.onlyNegativeZeros = (flags & 2) != 0;
+    if (p < w) sum.join(other);
+  }
+  if (stored && p == 0) sum.store(args.y, row, args.alpha, args.beta);
+}
+
+template <>
+struct BackendKernel<CsrAccurateLanesPass, Kokkos::Cuda> {
+  static constexpr bool specialised = true;
+
+  template <class Csr, class XView, class YView>
+  static void apply(const Kokkos::Cuda& exec, const Csr& A, const XView& x, const YView& y,
+                    typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength,
+                    std::int64_t longerThan) {
+    if (A.numRows == 0) return;
+    switch (csrAccurateLanesShape<Kokkos::Cuda>(meanRowLength).vectorLength) {
+      case 2: return launch<2>(exec, A, x, y, alpha, beta, longerThan);
+      case 4: return launch<4>(exec, A, x, y, alpha, beta, longerThan);
+      case 8: return launch<8>(exec, A, x, y, alpha, beta, longerThan);
+      case 16: return launch<16>(exec, A, x, y, alpha, beta, longerThan);
+      default: return launch<32>(exec, A, x, y, alpha, beta, longerThan);
+    }
+  }
+
+ private:
+  template <int V, class Csr, class XView, class YView>
+  static void launch(const Kokkos::Cuda& exec, const Csr& A, const XView& x, const YView& y,
+                     typename Csr::value_type alpha, typename Csr::value_type beta, std::int64_t longerThan) {
+    const std::int64_t threads = static_cast<std::int64_t>(A.numRows) * V;
+    const int grid = checkedNarrow<int>((threads + kCsrLanesThreadsPerCudaBlock - 1) / kCsrLanesThreadsPerCudaBlock,
+                                        "Accurate lanes CUDA grid size");
+    csrAccurateLanesWarpKernel<V, Csr, XView, YView><<<grid, kCsrLanesThreadsPerCudaBlock, 0, exec.cuda_stream()>>>(
+        CsrLanesArguments<Csr, XView, YView>{A, x, y, alpha, beta}, longerThan);
+    cuda::checkCuda(cudaGetLastError(), "Accurate lanes CUDA kernel launch");
+  }
+};
+
+}  // namespace araios::Impl
+
+#endif  // KOKKOS_ENABLE_CUDA

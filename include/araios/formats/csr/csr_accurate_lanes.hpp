@@ -1,0 +1,135 @@
+#pragma once
+// The lanes kernel of Accurate mode on CSR (csr_accurate.hpp). A group of vector lanes takes a
+// row (csrAccurateLanesShape: a quarter of the mean row length on a GPU); lane l sums the row's entries l, l + V,
+// l + 2V, ... into an ExpansionRowSum, so a warp's loads of a row coalesce, and the lanes'
+// expansions are then joined by a tree in team scratch and the row stored (correctly rounded,
+// or NaN for the exact pass). The cut of a row into lanes cannot change a decided value
+// (ExpansionRowSum::join), so V may follow the matrix and the backend.
+//
+// Rows longer than `longerThan` (kAccurateLanesLongestRow) are skipped: their chunks are summed by whole teams
+// (csr_long_rows.hpp), so no lane group walks a row of a million entries.
+#include <araios/detail/backend_kernel.hpp>
+#include <araios/detail/expansion_row_sum.hpp>
+#include <araios/detail/team_scratch.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate_path.hpp>
+#include <araios/formats/csr/csr_lanes.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace araios::Impl {
+
+/// The launch shape of the lanes kernel. Each lane's expansion costs some 30 floating-point
+/// operations an entry, and the join as much again per tree level, all issued for the whole
+/// warp, so a lane should take several entries: on a GPU accurateLanesPerRow (a quarter of the
+/// mean row length, or a thread per row below 8); on a CPU one lane. On an H100 (double), a
+/// quarter beat a half, an eighth and the whole mean row length on FEM-like, cage14 and
+/// 27-point stencil matrices (281 against 324 to 492 us on the FEM matrix of 33 M entries).
+template <class ExecSpace>
+CsrVectorShape csrAccurateLanesShape(double meanRowLength) {
+  constexpr int kThreadsPerTeam = 256;
+  if constexpr (isHostSpace<ExecSpace>()) {
+    return csrVectorShape<ExecSpace>(meanRowLength);
+  } else {
+    const int lanes = accurateLanesPerRow(meanRowLength);
+    return {lanes, kThreadsPerTeam / lanes, kThreadsPerTeam / lanes};
+  }
+}
+
+template <class ExecSpace, class Csr, class XView, class YView>
+struct CsrAccurateLanesKernel {
+  using Value = typename Csr::value_type;
+  using Ordinal = typename Csr::ordinal_type;
+  using Offset = typename Csr::size_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Partial = ExpansionRowSum<Value>;
+  Csr A;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  Ordinal rowsPerTeam;
+  int vectorLength;
+  std::int64_t longerThan;
+  static constexpr int kBatch = 4;
+
+  static std::size_t scratchBytes(const CsrVectorShape& shape) {
+    return scratchArrayBytes<Partial>(static_cast<std::size_t>(shape.teamSize) * shape.vectorLength);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Partial* const lanes = scratchArray<Partial>(team, static_cast<std::size_t>(team.team_size()) * vectorLength);
+    Partial* const mine = lanes + static_cast<std::size_t>(team.team_rank()) * vectorLength;
+    const Ordinal first = static_cast<Ordinal>(team.league_rank()) * rowsPerTeam;
+    const Ordinal last = first + rowsPerTeam < A.numRows ? first + rowsPerTeam : A.numRows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
+      const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
+      const std::int64_t length = static_cast<std::int64_t>(end - begin);
+      if (length > longerThan) return;  // a long row: csr_long_rows.hpp
+      // Lanes [0, active) hold a part of the row; lane 0 is always written.
+      int active = length < vectorLength ? static_cast<int>(length) : vectorLength;
+      if (active < 1) active = 1;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active), [&](const int lane) {
+        Partial sum;
+        Offset k = begin + lane;
+        // Loads of kBatch entries are in flight together before their expansions use them.
+        for (; k + (kBatch - 1) * vectorLength < end; k += kBatch * vectorLength) {
+          Value a[kBatch], b[kBatch];
+          for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * vectorLength);
+          for (int u = 0; u < kBatch; ++u) b[u] = x(A.colIdx(k + u * vectorLength));
+          for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
+        }
+        for (; k < end; k += vectorLength) sum.add(A.values(k), x(A.colIdx(k)));
+        mine[lane] = sum;
+      });
+      for (int width = vectorLength / 2; width >= 1; width /= 2) {
+        if (active <= width) continue;  // lanes past `active` hold nothing
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active - width),
+                             [&](const int lane) { mine[lane].join(mine[lane + width]); });
+        active = width;
+      }
+      Kokkos::single(Kokkos::PerThread(team), [&]() { mine[0].store(y, i, alpha, beta); });
+    });
+  }
+};
+
+/// The portable lanes kernel, shaped by csrAccurateLanesShape.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateLanesPortablePass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
+                                  typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength,
+                                  std::int64_t longerThan) {
+  using Kernel = CsrAccurateLanesKernel<ExecSpace, Csr, XView, YView>;
+  const CsrVectorShape shape = csrAccurateLanesShape<ExecSpace>(meanRowLength);
+  const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
+  Kokkos::parallel_for(
+      "araios::spmv::csr_accurate_lanes",
+      Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
+          .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(shape))),
+      Kernel{A, x, y, alpha, beta, static_cast<typename Csr::ordinal_type>(shape.rowsPerTeam), shape.vectorLength,
+             longerThan});
+}
+
+/// The lanes kernel, the part of Accurate mode on CSR a backend may write by hand:
+/// BackendKernel<CsrAccurateLanesPass, ExecSpace> (detail/backend_kernel.hpp) with
+///   template <class Csr, class XView, class YView>
+///   static void apply(const ExecSpace&, const Csr&, const XView&, const YView&, Value alpha, Value beta,
+///                     double meanRowLength, std::int64_t longerThan);
+/// storing each row of at most longerThan entries correctly rounded or NaN (undecided), and
+/// leaving the longer rows alone. A row's cut into lanes may differ from the portable kernel's.
+struct CsrAccurateLanesPass {};
+
+/// The expansion pass of Accurate mode over A's rows of at most `longerThan` entries.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrAccurateLanesPass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
+                          typename Csr::value_type alpha, typename Csr::value_type beta, std::int64_t longerThan) {
+  if (A.numRows == 0) return;
+  const double meanRowLength = static_cast<double>(A.nnz()) / static_cast<double>(A.numRows);
+  if constexpr (hasBackendKernel<CsrAccurateLanesPass, ExecSpace>) {
+    BackendKernel<CsrAccurateLanesPass, ExecSpace>::apply(exec, A, x, y, alpha, beta, meanRowLength, longerThan);
+  } else {
+    csrAccurateLanesPortablePass(exec, A, x, y, alpha, beta, meanRowLength, longerThan);
+  }
+}
+
+}  // namespace araios::Impl

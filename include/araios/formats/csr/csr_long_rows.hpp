@@ -1,0 +1,210 @@
+#pragma once
+// The long rows of Accurate mode on CSR (csr_accurate.hpp): rows of more than
+// kAccurateLanesLongestRow entries, which the lanes kernel skips. Each is cut into chunks of
+// kAccurateChunkEntries entries; a team sums a chunk (a thread per strided share of it, the
+// threads' expansions joined by a tree in scratch) into the workspace, and one thread per long
+// row then joins its chunks' expansions and stores the row. A row of a million entries is thus
+// read by 489 teams at once, and a matrix without long rows pays nothing.
+//
+// The list of long rows and where each one's chunks start is found once, on the device, by
+// an operator (CsrAccurateState) or by a bare call.
+#include <araios/detail/expansion_row_sum.hpp>
+#include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_scratch.hpp>
+#include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_accurate_path.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace araios::Impl {
+
+/// Entries of a long row one team sums (256 threads of 8 entries on a GPU).
+constexpr std::int64_t kAccurateChunkEntries = 2048;
+
+/// A's long rows, those of more than `longerThan` entries (ascending), and for each the index
+/// of its first chunk; firstChunk(count) is the number of chunks.
+template <class Csr>
+struct CsrLongRows {
+  std::int64_t longerThan = kAccurateLanesLongestRow;
+  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
+  Kokkos::View<std::int64_t*, typename Csr::device_type> firstChunk;
+  std::int64_t count = 0;
+  std::int64_t chunks = 0;
+};
+
+template <class Csr>
+KOKKOS_INLINE_FUNCTION std::int64_t csrRowLength(const Csr& A, std::int64_t i) {
+  return static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i));
+}
+
+template <class Csr>
+struct CountLongRows {
+  Csr A;
+  std::int64_t longerThan;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
+    if (csrRowLength(A, i) > longerThan) ++count;
+  }
+};
+
+template <class Csr>
+struct ListLongRows {
+  Csr A;
+  std::int64_t longerThan;
+  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& before, const bool final) const {
+    if (csrRowLength(A, i) <= longerThan) return;
+    if (final) rows(before) = static_cast<typename Csr::ordinal_type>(i);
+    ++before;
+  }
+};
+
+template <class Csr>
+struct ListFirstChunks {
+  Csr A;
+  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
+  Kokkos::View<std::int64_t*, typename Csr::device_type> firstChunk;
+  std::int64_t count;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t& before, const bool final) const {
+    const std::int64_t chunks = (csrRowLength(A, rows(r)) + kAccurateChunkEntries - 1) / kAccurateChunkEntries;
+    if (final) {
+      firstChunk(r) = before;
+      if (r + 1 == count) firstChunk(count) = before + chunks;
+    }
+    before += chunks;
+  }
+};
+
+/// A's rows of more than `longerThan` entries, found on `exec` (a reduction, two scans and one
+/// value read back), for a matrix whose longest row holds `longestRow` entries: none, without a
+/// launch, when that is not longer.
+template <class ExecSpace, class Csr>
+CsrLongRows<Csr> csrLongRows(const ExecSpace& exec, const Csr& A, std::int64_t longestRow,
+                             std::int64_t longerThan = kAccurateLanesLongestRow) {
+  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  CsrLongRows<Csr> list;
+  list.longerThan = longerThan;
+  if (longestRow <= longerThan) return list;
+  Kokkos::parallel_reduce("araios::spmv::csr_accurate::count_long_rows", Range(exec, 0, A.numRows),
+                          CountLongRows<Csr>{A, longerThan}, list.count);
+  if (list.count == 0) return list;
+  list.rows = decltype(list.rows)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::long_rows"),
+                                  list.count);
+  list.firstChunk = decltype(list.firstChunk)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::first_chunk"), list.count + 1);
+  Kokkos::parallel_scan("araios::spmv::csr_accurate::list_long_rows", Range(exec, 0, A.numRows),
+                        ListLongRows<Csr>{A, longerThan, list.rows});
+  Kokkos::parallel_scan("araios::spmv::csr_accurate::first_chunks", Range(exec, 0, list.count),
+                        ListFirstChunks<Csr>{A, list.rows, list.firstChunk, list.count});
+  exec.fence();
+  Kokkos::deep_copy(list.chunks, Kokkos::subview(list.firstChunk, list.count));
+  return list;
+}
+
+/// Values of workspace the chunks' expansions take.
+template <class Value>
+std::int64_t csrLongRowsWorkspaceValues(std::int64_t chunks) {
+  if (chunks == 0) return 0;
+  const std::int64_t bytes = static_cast<std::int64_t>(alignof(ExpansionRowSum<Value>)) +
+                             chunks * static_cast<std::int64_t>(sizeof(ExpansionRowSum<Value>));
+  return (bytes + static_cast<std::int64_t>(sizeof(Value)) - 1) / static_cast<std::int64_t>(sizeof(Value));
+}
+
+/// Team size of the chunk kernel (a power of two): on a GPU 256 threads of 8 entries each.
+template <class ExecSpace>
+constexpr int csrChunkTeamSize() {
+  return isHostSpace<ExecSpace>() ? 1 : 256;
+}
+
+template <class ExecSpace, class Csr, class XView>
+struct CsrLongRowChunkKernel {
+  using Value = typename Csr::value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Partial = ExpansionRowSum<Value>;
+  Csr A;
+  XView x;
+  CsrLongRows<Csr> list;
+  Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums;
+  static constexpr int kBatch = 8;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Partial* const sums = scratchArray<Partial>(team, team.team_size());
+    const std::int64_t c = team.league_rank();
+    // The long row of chunk c: the last r with firstChunk(r) <= c.
+    std::int64_t lo = 0, hi = list.count - 1;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo + 1) / 2;
+      if (list.firstChunk(mid) <= c) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    const std::int64_t row = list.rows(lo), rowEnd = static_cast<std::int64_t>(A.rowPtr(row + 1));
+    const std::int64_t begin = static_cast<std::int64_t>(A.rowPtr(row)) + (c - list.firstChunk(lo)) * kAccurateChunkEntries;
+    const std::int64_t end = begin + kAccurateChunkEntries < rowEnd ? begin + kAccurateChunkEntries : rowEnd;
+    const int me = team.team_rank(), size = team.team_size();
+    // A thread's entries of the chunk (8 on a GPU) are loaded together, then summed.
+    Partial sum;
+    std::int64_t k = begin + me;
+    for (; k + (kBatch - 1) * size < end; k += kBatch * size) {
+      Value a[kBatch], b[kBatch];
+      for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * size);
+      for (int u = 0; u < kBatch; ++u) b[u] = x(A.colIdx(k + u * size));
+      for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
+    }
+    for (; k < end; k += size) sum.add(A.values(k), x(A.colIdx(k)));
+    sums[me] = sum;
+    team.team_barrier();
+    for (int width = size / 2; width >= 1; width /= 2) {
+      if (me < width) sums[me].join(sums[me + width]);
+      team.team_barrier();
+    }
+    if (me == 0) chunkSums(c) = sums[0];
+  }
+};
+
+template <class Csr, class YView>
+struct CsrLongRowJoinKernel {
+  using Value = typename Csr::value_type;
+  using Partial = ExpansionRowSum<Value>;
+  CsrLongRows<Csr> list;
+  Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums;
+  YView y;
+  Value alpha, beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
+    Partial sum = chunkSums(list.firstChunk(r));
+    for (std::int64_t c = list.firstChunk(r) + 1; c < list.firstChunk(r + 1); ++c) sum.join(chunkSums(c));
+    sum.store(y, list.rows(r), alpha, beta);
+  }
+};
+
+/// The expansion pass of Accurate mode over A's long rows, `work` holding at least
+/// csrLongRowsWorkspaceValues(list.chunks) values.
+template <class ExecSpace, class Csr, class XView, class YView>
+void csrLongRowsPass(const ExecSpace& exec, const Csr& A, const CsrLongRows<Csr>& list, const XView& x,
+                     const YView& y, typename Csr::value_type alpha, typename Csr::value_type beta,
+                     const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
+  using Value = typename Csr::value_type;
+  using Partial = ExpansionRowSum<Value>;
+  if (list.count == 0) return;
+  checkWorkspace(work, csrLongRowsWorkspaceValues<Value>(list.chunks), "CSR long rows (Accurate mode)");
+  const std::uintptr_t address =
+      (reinterpret_cast<std::uintptr_t>(work.data()) + alignof(Partial) - 1) / alignof(Partial) * alignof(Partial);
+  const Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums(
+      reinterpret_cast<Partial*>(address), list.chunks);
+  const int teamSize = csrChunkTeamSize<ExecSpace>();
+  Kokkos::parallel_for("araios::spmv::csr_accurate_chunks",
+                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
+                           exec, static_cast<int>(list.chunks), teamSize)
+                           .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
+                       CsrLongRowChunkKernel<ExecSpace, Csr, XView>{A, x, list, chunkSums});
+  Kokkos::parallel_for("araios::spmv::csr_accurate_long_rows",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list.count),
+                       CsrLongRowJoinKernel<Csr, YView>{list, chunkSums, y, alpha, beta});
+}
+
+}  // namespace araios::Impl
