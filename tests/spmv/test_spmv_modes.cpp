@@ -512,6 +512,12 @@ namespace {
 /// (a team covers 2,048 or 4,096 items of the path, a level group 128 teams): row 1 holds
 /// `longRow` entries, row 4 a third as many, between empty and short rows. With `spread`, the
 /// values span 2^-40 to 2^40 in both signs, so some rows cancel far below their largest terms.
+std::vector<std::int64_t> rowLengthsOf(const io::HostMatrix& host) {
+  std::vector<std::int64_t> length(host.numRows, 0);
+  for (const std::int64_t r : host.row) ++length[r];
+  return length;
+}
+
 io::HostMatrix longRowsAcrossTeams(std::int64_t longRow, bool spread, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0), mantissa(1.0, 2.0);
@@ -558,8 +564,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_sums_long_rows_in_chunks, Cfg, test:
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, typename Cfg::ordinal_type,
                                                            typename Cfg::size_type, Device>>(host));
     const auto state = Impl::csrAccurateState(exec, csr);
-    std::vector<std::int64_t> length(host.numRows, 0);
-    for (const std::int64_t r : host.row) ++length[r];
+    const std::vector<std::int64_t> length = rowLengthsOf(host);
     std::vector<std::int64_t> longRows;
     std::int64_t chunks = 0;
     for (std::int64_t i = 0; i < host.numRows; ++i) {
@@ -578,7 +583,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_sums_long_rows_in_chunks, Cfg, test:
     for (const auto& [alpha, beta] : scalings) {
       const std::vector<Value> want = test::mpfrSpmv<Value>(host, x, alpha, beta, y0);
       const auto pass = [&](const Vector& xd, const Vector& yd, Value a, Value b, Mode) {
-        Impl::csrAccurateLanesPass(exec, csr, xd, yd, a, b, state.longRows.longerThan);
+        Impl::csrAccurateLanesPass(exec, csr, xd, yd, a, b);
         Impl::csrLongRowsPass(exec, csr, state.longRows, xd, yd, a, b, work);
       };
       const std::vector<Value> got = test::runOnce<Value, Device>(pass, x, y0, alpha, beta, Mode::Accurate);
@@ -603,8 +608,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_sums_long_rows_in_chunks, Cfg, test:
 namespace {
 
 std::int64_t longestRowOf(const io::HostMatrix& host) {
-  std::vector<std::int64_t> length(host.numRows, 0);
-  for (const std::int64_t r : host.row) ++length[r];
+  const std::vector<std::int64_t> length = rowLengthsOf(host);
   return length.empty() ? 0 : *std::max_element(length.begin(), length.end());
 }
 

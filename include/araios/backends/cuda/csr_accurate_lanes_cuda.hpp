@@ -4,12 +4,13 @@
 // entries p, p + V, ... into an ExpansionRowSum, and the group's expansions joined by
 // __shfl_down_sync, in registers, where the portable kernel goes through team scratch and a
 // __syncwarp per level. The join cannot change a decided value (ExpansionRowSum::join), so the
-// stored bits are every other kernel's Accurate bits. Rows longer than `longerThan` take part
-// in the shuffles as empty rows and are not stored: csr_long_rows.hpp sums them.
+// stored bits are every other kernel's Accurate bits. Rows longer than kAccurateLanesLongestRow
+// take part in the shuffles as empty rows and are not stored: csr_long_rows.hpp sums them.
 #include <araios/backends/cuda/check_cuda.hpp>
 #include <araios/backends/cuda/csr_lanes_cuda.hpp>
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
+#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/error.hpp>
 #include <araios/formats/csr/csr_accurate_lanes.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
@@ -24,7 +25,7 @@ namespace araios::Impl {
 
 template <int V, class Csr, class XView, class YView>
 __global__ void __launch_bounds__(kCsrLanesThreadsPerCudaBlock)
-    csrAccurateLanesWarpKernel(const CsrLanesArguments<Csr, XView, YView> args, const std::int64_t longerThan) {
+    csrAccurateLanesWarpKernel(const CsrLanesArguments<Csr, XView, YView> args) {
   using Value = typename Csr::value_type;
   using Offset = typename Csr::size_type;
   using Partial = ExpansionRowSum<Value>;
@@ -38,21 +39,10 @@ __global__ void __launch_bounds__(kCsrLanesThreadsPerCudaBlock)
   const bool inRange = row < static_cast<std::int64_t>(A.numRows);
   const Offset begin = inRange ? A.rowPtr(row) : Offset(0);
   Offset end = inRange ? A.rowPtr(row + 1) : Offset(0);
-  const bool stored = inRange && static_cast<std::int64_t>(end - begin) <= longerThan;
+  const bool stored = inRange && static_cast<std::int64_t>(end - begin) <= kAccurateLanesLongestRow;
   if (!stored) end = begin;
 
-  Partial sum;
-  Offset k = begin + p;
-  for (; k + (kBatch - 1) * V < end; k += kBatch * V) {
-    Value a[kBatch], b[kBatch];
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * V);
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) b[u] = args.x(A.colIdx(k + u * V));
-#pragma unroll
-    for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
-  }
-  for (; k < end; k += V) sum.add(A.values(k), args.x(A.colIdx(k)));
+  Partial sum = stridedExpansion<kBatch>(A, args.x, static_cast<std::int64_t>(begin) + p, static_cast<std::int64_t>(end), V);
 #pragma unroll
   for (int w = V / 2; w >= 1; w /= 2) {
     Partial other;
@@ -74,27 +64,26 @@ struct BackendKernel<CsrAccurateLanesPass, Kokkos::Cuda> {
 
   template <class Csr, class XView, class YView>
   static void apply(const Kokkos::Cuda& exec, const Csr& A, const XView& x, const YView& y,
-                    typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength,
-                    std::int64_t longerThan) {
+                    typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength) {
     if (A.numRows == 0) return;
     switch (csrAccurateLanesShape<Kokkos::Cuda>(meanRowLength).vectorLength) {
-      case 2: return launch<2>(exec, A, x, y, alpha, beta, longerThan);
-      case 4: return launch<4>(exec, A, x, y, alpha, beta, longerThan);
-      case 8: return launch<8>(exec, A, x, y, alpha, beta, longerThan);
-      case 16: return launch<16>(exec, A, x, y, alpha, beta, longerThan);
-      default: return launch<32>(exec, A, x, y, alpha, beta, longerThan);
+      case 2: return launch<2>(exec, A, x, y, alpha, beta);
+      case 4: return launch<4>(exec, A, x, y, alpha, beta);
+      case 8: return launch<8>(exec, A, x, y, alpha, beta);
+      case 16: return launch<16>(exec, A, x, y, alpha, beta);
+      default: return launch<32>(exec, A, x, y, alpha, beta);
     }
   }
 
  private:
   template <int V, class Csr, class XView, class YView>
   static void launch(const Kokkos::Cuda& exec, const Csr& A, const XView& x, const YView& y,
-                     typename Csr::value_type alpha, typename Csr::value_type beta, std::int64_t longerThan) {
+                     typename Csr::value_type alpha, typename Csr::value_type beta) {
     const std::int64_t threads = static_cast<std::int64_t>(A.numRows) * V;
     const int grid = checkedNarrow<int>((threads + kCsrLanesThreadsPerCudaBlock - 1) / kCsrLanesThreadsPerCudaBlock,
                                         "Accurate lanes CUDA grid size");
     csrAccurateLanesWarpKernel<V, Csr, XView, YView><<<grid, kCsrLanesThreadsPerCudaBlock, 0, exec.cuda_stream()>>>(
-        CsrLanesArguments<Csr, XView, YView>{A, x, y, alpha, beta}, longerThan);
+        CsrLanesArguments<Csr, XView, YView>{A, x, y, alpha, beta});
     cuda::checkCuda(cudaGetLastError(), "Accurate lanes CUDA kernel launch");
   }
 };

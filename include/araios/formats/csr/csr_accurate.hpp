@@ -33,27 +33,6 @@
 
 namespace araios::Impl {
 
-/// The length of the longest row of A, for a range of rows.
-template <class Csr>
-struct CsrLongestRow {
-  Csr A;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, std::int64_t& longest) const {
-    const auto length = static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i));
-    if (length > longest) longest = length;
-  }
-};
-
-/// The number of entries of A's longest row (0 for a matrix without rows).
-template <class ExecSpace, class Csr>
-std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
-  std::int64_t longest = 0;
-  if (A.numRows == 0) return longest;
-  Kokkos::parallel_reduce("araios::spmv::csr_longest_row",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                          CsrLongestRow<Csr>{A}, Kokkos::Max<std::int64_t>(longest));
-  return longest;
-}
-
 /// What an operator keeps for Accurate mode on a CSR matrix: the CSR matrix (the Views of the
 /// one the operator was built from, no copy), the kernel its product runs, the long rows where
 /// that is the lanes kernel, and the workspace it needs.
@@ -115,7 +94,7 @@ void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, 
     using Acc = typename decltype(tag)::type;
     if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
       if (state.kernel == AccurateCsrKernel::Lanes) {
-        csrAccurateLanesPass(exec, A, x, yv, alpha, beta, state.longRows.longerThan);
+        csrAccurateLanesPass(exec, A, x, yv, alpha, beta);
         csrLongRowsPass(exec, A, state.longRows, x, yv, alpha, beta, ownedOrGiven);
       } else {
         csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, ownedOrGiven);

@@ -6,10 +6,11 @@
 // or NaN for the exact pass). The cut of a row into lanes cannot change a decided value
 // (ExpansionRowSum::join), so V may follow the matrix and the backend.
 //
-// Rows longer than `longerThan` (kAccurateLanesLongestRow) are skipped: their chunks are summed by whole teams
-// (csr_long_rows.hpp), so no lane group walks a row of a million entries.
+// Rows longer than kAccurateLanesLongestRow are skipped: their chunks are summed by whole
+// teams (csr_long_rows.hpp), so no lane group walks a row of a million entries.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
+#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
@@ -51,7 +52,6 @@ struct CsrAccurateLanesKernel {
   Value alpha, beta;
   Ordinal rowsPerTeam;
   int vectorLength;
-  std::int64_t longerThan;
   static constexpr int kBatch = 4;
 
   static std::size_t scratchBytes(const CsrVectorShape& shape) {
@@ -66,22 +66,13 @@ struct CsrAccurateLanesKernel {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, first, last), [&](const Ordinal i) {
       const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
       const std::int64_t length = static_cast<std::int64_t>(end - begin);
-      if (length > longerThan) return;  // a long row: csr_long_rows.hpp
+      if (length > kAccurateLanesLongestRow) return;  // a long row: csr_long_rows.hpp
       // Lanes [0, active) hold a part of the row; lane 0 is always written.
       int active = length < vectorLength ? static_cast<int>(length) : vectorLength;
       if (active < 1) active = 1;
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, active), [&](const int lane) {
-        Partial sum;
-        Offset k = begin + lane;
-        // Loads of kBatch entries are in flight together before their expansions use them.
-        for (; k + (kBatch - 1) * vectorLength < end; k += kBatch * vectorLength) {
-          Value a[kBatch], b[kBatch];
-          for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * vectorLength);
-          for (int u = 0; u < kBatch; ++u) b[u] = x(A.colIdx(k + u * vectorLength));
-          for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
-        }
-        for (; k < end; k += vectorLength) sum.add(A.values(k), x(A.colIdx(k)));
-        mine[lane] = sum;
+        mine[lane] = stridedExpansion<kBatch>(A, x, static_cast<std::int64_t>(begin) + lane, static_cast<std::int64_t>(end),
+                                              vectorLength);
       });
       for (int width = vectorLength / 2; width >= 1; width /= 2) {
         if (active <= width) continue;  // lanes past `active` hold nothing
@@ -97,8 +88,7 @@ struct CsrAccurateLanesKernel {
 /// The portable lanes kernel, shaped by csrAccurateLanesShape.
 template <class ExecSpace, class Csr, class XView, class YView>
 void csrAccurateLanesPortablePass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
-                                  typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength,
-                                  std::int64_t longerThan) {
+                                  typename Csr::value_type alpha, typename Csr::value_type beta, double meanRowLength) {
   using Kernel = CsrAccurateLanesKernel<ExecSpace, Csr, XView, YView>;
   const CsrVectorShape shape = csrAccurateLanesShape<ExecSpace>(meanRowLength);
   const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
@@ -106,29 +96,28 @@ void csrAccurateLanesPortablePass(const ExecSpace& exec, const Csr& A, const XVi
       "araios::spmv::csr_accurate_lanes",
       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(shape))),
-      Kernel{A, x, y, alpha, beta, static_cast<typename Csr::ordinal_type>(shape.rowsPerTeam), shape.vectorLength,
-             longerThan});
+      Kernel{A, x, y, alpha, beta, static_cast<typename Csr::ordinal_type>(shape.rowsPerTeam), shape.vectorLength});
 }
 
 /// The lanes kernel, the part of Accurate mode on CSR a backend may write by hand:
 /// BackendKernel<CsrAccurateLanesPass, ExecSpace> (detail/backend_kernel.hpp) with
 ///   template <class Csr, class XView, class YView>
 ///   static void apply(const ExecSpace&, const Csr&, const XView&, const YView&, Value alpha, Value beta,
-///                     double meanRowLength, std::int64_t longerThan);
-/// storing each row of at most longerThan entries correctly rounded or NaN (undecided), and
-/// leaving the longer rows alone. A row's cut into lanes may differ from the portable kernel's.
+///                     double meanRowLength);
+/// storing each row of at most kAccurateLanesLongestRow entries correctly rounded or NaN
+/// (undecided), and leaving the longer rows alone. A row's cut into lanes may differ from the portable kernel's.
 struct CsrAccurateLanesPass {};
 
-/// The expansion pass of Accurate mode over A's rows of at most `longerThan` entries.
+/// The expansion pass of Accurate mode over A's rows of at most kAccurateLanesLongestRow entries.
 template <class ExecSpace, class Csr, class XView, class YView>
 void csrAccurateLanesPass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y,
-                          typename Csr::value_type alpha, typename Csr::value_type beta, std::int64_t longerThan) {
+                          typename Csr::value_type alpha, typename Csr::value_type beta) {
   if (A.numRows == 0) return;
   const double meanRowLength = static_cast<double>(A.nnz()) / static_cast<double>(A.numRows);
   if constexpr (hasBackendKernel<CsrAccurateLanesPass, ExecSpace>) {
-    BackendKernel<CsrAccurateLanesPass, ExecSpace>::apply(exec, A, x, y, alpha, beta, meanRowLength, longerThan);
+    BackendKernel<CsrAccurateLanesPass, ExecSpace>::apply(exec, A, x, y, alpha, beta, meanRowLength);
   } else {
-    csrAccurateLanesPortablePass(exec, A, x, y, alpha, beta, meanRowLength, longerThan);
+    csrAccurateLanesPortablePass(exec, A, x, y, alpha, beta, meanRowLength);
   }
 }
 

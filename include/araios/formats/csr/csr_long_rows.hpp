@@ -9,6 +9,7 @@
 // The list of long rows and where each one's chunks start is found once, on the device, by
 // an operator (CsrAccurateState) or by a bare call.
 #include <araios/detail/expansion_row_sum.hpp>
+#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
@@ -17,18 +18,16 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <string>
 
 namespace araios::Impl {
 
 /// Entries of a long row one team sums (256 threads of 8 entries on a GPU).
 constexpr std::int64_t kAccurateChunkEntries = 2048;
 
-/// A's long rows, those of more than `longerThan` entries (ascending), and for each the index
-/// of its first chunk; firstChunk(count) is the number of chunks.
+/// A's long rows, those of more than kAccurateLanesLongestRow entries (ascending), and for
+/// each the index of its first chunk; firstChunk(count) is the number of chunks.
 template <class Csr>
 struct CsrLongRows {
-  std::int64_t longerThan = kAccurateLanesLongestRow;
   Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
   Kokkos::View<std::int64_t*, typename Csr::device_type> firstChunk;
   std::int64_t count = 0;
@@ -40,22 +39,41 @@ KOKKOS_INLINE_FUNCTION std::int64_t csrRowLength(const Csr& A, std::int64_t i) {
   return static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i));
 }
 
+/// The length of the longest row of A, for a range of rows.
+template <class Csr>
+struct CsrLongestRow {
+  Csr A;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, std::int64_t& longest) const {
+    const std::int64_t length = csrRowLength(A, i);
+    if (length > longest) longest = length;
+  }
+};
+
+/// The number of entries of A's longest row (0 for a matrix without rows).
+template <class ExecSpace, class Csr>
+std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
+  std::int64_t longest = 0;
+  if (A.numRows == 0) return longest;
+  Kokkos::parallel_reduce("araios::spmv::csr_longest_row",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                          CsrLongestRow<Csr>{A}, Kokkos::Max<std::int64_t>(longest));
+  return longest;
+}
+
 template <class Csr>
 struct CountLongRows {
   Csr A;
-  std::int64_t longerThan;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
-    if (csrRowLength(A, i) > longerThan) ++count;
+    if (csrRowLength(A, i) > kAccurateLanesLongestRow) ++count;
   }
 };
 
 template <class Csr>
 struct ListLongRows {
   Csr A;
-  std::int64_t longerThan;
   Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& before, const bool final) const {
-    if (csrRowLength(A, i) <= longerThan) return;
+    if (csrRowLength(A, i) <= kAccurateLanesLongestRow) return;
     if (final) rows(before) = static_cast<typename Csr::ordinal_type>(i);
     ++before;
   }
@@ -77,25 +95,23 @@ struct ListFirstChunks {
   }
 };
 
-/// A's rows of more than `longerThan` entries, found on `exec` (a reduction, two scans and one
-/// value read back), for a matrix whose longest row holds `longestRow` entries: none, without a
-/// launch, when that is not longer.
+/// A's long rows, found on `exec` (a reduction, two scans and one value read back), for a
+/// matrix whose longest row holds `longestRow` entries: none, without a launch, when that row
+/// is not long.
 template <class ExecSpace, class Csr>
-CsrLongRows<Csr> csrLongRows(const ExecSpace& exec, const Csr& A, std::int64_t longestRow,
-                             std::int64_t longerThan = kAccurateLanesLongestRow) {
+CsrLongRows<Csr> csrLongRows(const ExecSpace& exec, const Csr& A, std::int64_t longestRow) {
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   CsrLongRows<Csr> list;
-  list.longerThan = longerThan;
-  if (longestRow <= longerThan) return list;
+  if (longestRow <= kAccurateLanesLongestRow) return list;
   Kokkos::parallel_reduce("araios::spmv::csr_accurate::count_long_rows", Range(exec, 0, A.numRows),
-                          CountLongRows<Csr>{A, longerThan}, list.count);
+                          CountLongRows<Csr>{A}, list.count);
   if (list.count == 0) return list;
   list.rows = decltype(list.rows)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::long_rows"),
                                   list.count);
   list.firstChunk = decltype(list.firstChunk)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::first_chunk"), list.count + 1);
   Kokkos::parallel_scan("araios::spmv::csr_accurate::list_long_rows", Range(exec, 0, A.numRows),
-                        ListLongRows<Csr>{A, longerThan, list.rows});
+                        ListLongRows<Csr>{A, list.rows});
   Kokkos::parallel_scan("araios::spmv::csr_accurate::first_chunks", Range(exec, 0, list.count),
                         ListFirstChunks<Csr>{A, list.rows, list.firstChunk, list.count});
   exec.fence();
@@ -147,16 +163,7 @@ struct CsrLongRowChunkKernel {
     const std::int64_t end = begin + kAccurateChunkEntries < rowEnd ? begin + kAccurateChunkEntries : rowEnd;
     const int me = team.team_rank(), size = team.team_size();
     // A thread's entries of the chunk (8 on a GPU) are loaded together, then summed.
-    Partial sum;
-    std::int64_t k = begin + me;
-    for (; k + (kBatch - 1) * size < end; k += kBatch * size) {
-      Value a[kBatch], b[kBatch];
-      for (int u = 0; u < kBatch; ++u) a[u] = A.values(k + u * size);
-      for (int u = 0; u < kBatch; ++u) b[u] = x(A.colIdx(k + u * size));
-      for (int u = 0; u < kBatch; ++u) sum.add(a[u], b[u]);
-    }
-    for (; k < end; k += size) sum.add(A.values(k), x(A.colIdx(k)));
-    sums[me] = sum;
+    sums[me] = stridedExpansion<kBatch>(A, x, begin + me, end, size);
     team.team_barrier();
     for (int width = size / 2; width >= 1; width /= 2) {
       if (me < width) sums[me].join(sums[me + width]);
