@@ -615,11 +615,12 @@ std::int64_t longestRowOf(const io::HostMatrix& host) {
 }  // namespace
 
 /// Accurate mode on CSR runs the row kernel on rows of at most kAccurateRowKernelLongestRow
-/// entries; past that the lanes kernel (with chunks for rows past kAccurateLanesLongestRow)
-/// where rows average 8 entries or more, and the merge path where they average fewer
-/// (formats/csr/csr_accurate.hpp). The MPFR checks above must reach all of them, and an operator
-/// must hold the chunks' or the merge path's workspace exactly where they run, whatever its
-/// kernel.
+/// entries; past that the lanes kernel where rows average 8 entries or more and spread no more
+/// than their mean, and the bins kernel otherwise, each with chunks for rows past
+/// kAccurateLanesLongestRow (formats/csr/csr_accurate.hpp). The MPFR checks above must reach all
+/// of them; the bins must hold each row of at most kAccurateLanesLongestRow entries once, in the
+/// bin of its own length, ascending; and an operator must hold the chunks' workspace exactly
+/// where they run, whatever its kernel.
 BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_rows, Cfg, test::AllConfigs) {
   using Value = ValueOf<Cfg>;
   using Exec = typename Cfg::execution_space;
@@ -628,22 +629,48 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_rows, Cf
   using Offset = typename Cfg::size_type;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Kind = Impl::AccurateCsrKernel;
-  int rowKernelCases = 0, lanesCases = 0, longRowCases = 0, mergePathCases = 0;
+  for (std::int64_t length = 0; length <= Impl::kAccurateLanesLongestRow; ++length) {
+    BOOST_TEST((1 << Impl::accurateLaneBin(length)) == Impl::accurateLanesPerRow(static_cast<double>(length)),
+               "row of " << length);
+  }
+  BOOST_TEST(Impl::accurateLaneBin(Impl::kAccurateLanesLongestRow + 1) == Impl::kAccurateLaneBins);
+  int rowKernelCases = 0, lanesCases = 0, binsCases = 0, longRowCases = 0;
   for (const auto& c : test::formatCases()) {
+    const std::vector<std::int64_t> length = rowLengthsOf(c.matrix);
     const std::int64_t longest = longestRowOf(c.matrix);
-    const double mean = c.matrix.numRows > 0 ? static_cast<double>(c.matrix.nnz()) / c.matrix.numRows : 0.0;
+    const double rows = static_cast<double>(c.matrix.numRows);
+    double mean = 0, squares = 0;
+    for (const std::int64_t l : length) {
+      mean += static_cast<double>(l) / rows;
+      squares += static_cast<double>(l) * static_cast<double>(l) / rows;
+    }
+    const double spread = std::sqrt(std::max(0.0, squares - mean * mean));
     Exec exec;
     const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(c.matrix));
     const auto state = Impl::csrAccurateState(exec, csr);
     BOOST_TEST(state.longestRow == longest, c.name);
-    const Kind kind = longest <= 8 ? Kind::Rows : mean >= 8 ? Kind::Lanes : Kind::MergePath;
-    BOOST_TEST((state.kernel == kind), c.name << ": mean row length " << mean << ", longest row " << longest);
-    const bool longRows = kind == Kind::Lanes && longest > Impl::kAccurateLanesLongestRow;
-    ++(kind == Kind::Rows ? rowKernelCases : kind == Kind::MergePath ? mergePathCases : longRows ? longRowCases : lanesCases);
+    const Kind kind = longest <= 8 ? Kind::Rows : mean >= 8 && spread <= mean ? Kind::Lanes : Kind::Bins;
+    BOOST_TEST((state.kernel == kind),
+               c.name << ": mean row length " << mean << ", spread " << spread << ", longest row " << longest);
+    const bool longRows = kind != Kind::Rows && longest > Impl::kAccurateLanesLongestRow;
+    ++(kind == Kind::Rows ? rowKernelCases : kind == Kind::Lanes ? lanesCases : binsCases);
+    if (longRows) ++longRowCases;
     BOOST_TEST((state.longRows.count > 0) == longRows, c.name);
-    const std::int64_t needed = kind == Kind::MergePath ? Impl::csrMergeWorkspaceValues<Exec>(csr)
-                                : longRows ? Impl::csrLongRowsWorkspaceValues<Value>(state.longRows.chunks)
-                                           : 0;
+    if (kind == Kind::Bins && state.kernel == Kind::Bins) {
+      const auto listed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.bins.rows);
+      for (int b = 0; b < Impl::kAccurateLaneBins; ++b) {
+        std::vector<std::int64_t> want, got;
+        for (std::int64_t i = 0; i < c.matrix.numRows; ++i) {
+          if (length[i] <= Impl::kAccurateLanesLongestRow &&
+              Impl::accurateLanesPerRow(static_cast<double>(length[i])) == (1 << b)) {
+            want.push_back(i);
+          }
+        }
+        for (std::int64_t k = state.bins.begin[b]; k < state.bins.begin[b + 1]; ++k) got.push_back(listed(k));
+        BOOST_TEST(got == want, c.name << ": the rows of bin " << b);
+      }
+    }
+    const std::int64_t needed = longRows ? Impl::csrLongRowsWorkspaceValues<Value>(state.longRows.chunks) : 0;
     BOOST_TEST(state.workspaceValues() == needed, c.name);
     const std::int64_t neededBytes = needed * static_cast<std::int64_t>(sizeof(Value));
     // BRC and VAB keep workspace of their own in the other modes.
@@ -661,6 +688,6 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_rows, Cf
   }
   BOOST_TEST(rowKernelCases > 0);
   BOOST_TEST(lanesCases > 0);
+  BOOST_TEST(binsCases > 0);
   BOOST_TEST(longRowCases > 0);
-  BOOST_TEST(mergePathCases > 0);
 }

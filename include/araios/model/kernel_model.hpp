@@ -9,8 +9,8 @@
 //             + c_miss    * those lines that miss the last-level cache (x larger than the cache)
 //             + c_rows    * rows
 //             + c_irreg   * irregular work: idle lane steps of csr-scalar's and csr-vector's warps
-//                           (a lane that waits for a longer row), HYB's entries in its COO part,
-//                           the merge path's items in Accurate mode on CSR; 0 for the others
+//                           (a lane that waits for a longer row), HYB's entries in its COO part;
+//                           0 for the others
 //                           (the padded formats stream their padding)
 //             + c_longest * the longest row (the one thread, lane group or block that must walk it)
 //             + c_scatter * entries of rows one thread walks beside 31 others, long enough that
@@ -210,19 +210,22 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
   // The CSR Accurate product (accurateCsrKernel) streams CSR whatever its kernel:
   //   the row kernel: chains of at most kAccurateRowKernelLongestRow, csr-scalar's scattered walk;
   //   the lanes kernel: a row (at most kAccurateLanesLongestRow entries) over its lanes;
-  //   the merge path: a segment's chain, and its items (entries and row ends) as irregular
-  //     work: staging two values per entry and joining expansions cost it about twice the row
-  //     kernel's time per entry (H100), which one stream constant fitted over both could not carry.
+  //   the bins kernel: the longest such row over the lanes of its own bin.
   const bool accurateOnCsr = mode == Mode::Accurate && Impl::accurateRunsOnCsr(kernelEntry(kernel).format);
-  const Impl::AccurateCsrKernel accurateKernel = Impl::accurateCsrKernel(f.maxRowLength, f.meanRowLength());
+  const Impl::AccurateCsrKernel accurateKernel =
+      Impl::accurateCsrKernel(f.maxRowLength, f.meanRowLength(), f.stdRowLength());
   if (accurateOnCsr) {
     stream = nnz * entryBytes + (rows + 1) * e.offset;
-    irregular = accurateKernel == Impl::AccurateCsrKernel::MergePath ? nnz + rows : 0.0;
-    const double chain = static_cast<double>(std::min<std::int64_t>(
-        f.maxRowLength, accurateKernel == Impl::AccurateCsrKernel::Lanes ? Impl::kAccurateLanesLongestRow
-                                                                         : Impl::kAccurateRowKernelLongestRow));
-    longest = accurateKernel == Impl::AccurateCsrKernel::Lanes ? chain / Impl::accurateLanesPerRow(f.meanRowLength())
-                                                               : chain;
+    irregular = 0.0;
+    if (accurateKernel == Impl::AccurateCsrKernel::Rows) {
+      longest = static_cast<double>(f.maxRowLength);
+    } else {
+      const std::int64_t chain = std::min<std::int64_t>(f.maxRowLength, Impl::kAccurateLanesLongestRow);
+      const double lanesOfChain = accurateKernel == Impl::AccurateCsrKernel::Lanes
+                                      ? Impl::accurateLanesPerRow(f.meanRowLength())
+                                      : Impl::accurateLanesPerRow(static_cast<double>(chain));
+      longest = static_cast<double>(chain) / lanesOfChain;
+    }
   }
   ProductTerms t{};
   t[static_cast<std::size_t>(ProductTerm::Launch)] = 1;

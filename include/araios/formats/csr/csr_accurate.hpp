@@ -6,50 +6,52 @@
 // csr_accurate_path.hpp):
 //   no row longer than kAccurateRowKernelLongestRow: the row kernel, a thread per row
 //     (csr_rows.hpp), which streams short rows fastest;
-//   rows averaging 8 entries or more: the lanes kernel (csr_accurate_lanes.hpp), a lane group
-//     per row with coalesced loads, and for the rows longer than kAccurateLanesLongestRow, if
-//     any, chunks summed by whole teams (csr_long_rows.hpp);
-//   fewer: the merge path with expansions (csr_merge.hpp), whose even shares keep a few long
-//     rows among many short ones from holding any thread.
-// Each leaves the rows its expansion cannot decide to the exact pass (detail/row_sum.hpp).
+//   rows averaging 8 entries or more, and spread no more than that: the lanes kernel
+//     (csr_accurate_lanes.hpp), a lane group per row with coalesced loads;
+//   otherwise the bins kernel: the lanes kernel once per bin of row lengths (csr_row_bins.hpp),
+//     so that a tail of longer rows holds neither a warp of short rows nor wide lane groups;
+// and in the last two, for the rows longer than kAccurateLanesLongestRow, if any, chunks summed
+// by whole teams (csr_long_rows.hpp). Each leaves the rows its expansion cannot decide to the
+// exact pass (detail/row_sum.hpp).
 //
-// An operator holds the CSR matrix, its longest row and mean row length, the list of long rows
-// where the lanes kernel runs, and sizes its workspace for the chunks or the merge path
-// (CsrAccurateState). A bare call finds them on the call (a reduction, and two scans where
-// there are long rows), and allocates the workspace when the caller's is smaller; Accurate
+// An operator holds the CSR matrix, the kernel, the bins and the long rows, and sizes its
+// workspace for the chunks (CsrAccurateState). A bare call finds them on the call (a few
+// reductions and scans), and allocates the workspace when the caller's is smaller; Accurate
 // mode already waits for the count of undecided rows, so neither costs a product's asynchrony.
 #include <araios/detail/row_sum.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_lanes.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
 #include <araios/formats/csr/csr_long_rows.hpp>
-#include <araios/formats/csr/csr_merge.hpp>
+#include <araios/formats/csr/csr_row_bins.hpp>
 #include <araios/formats/csr/csr_rows.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 namespace araios::Impl {
 
 /// What an operator keeps for Accurate mode on a CSR matrix: the CSR matrix (the Views of the
-/// one the operator was built from, no copy), the kernel its product runs, the long rows where
-/// that is the lanes kernel, and the workspace it needs.
+/// one the operator was built from, no copy), the kernel its product runs, its bins and long
+/// rows, and the workspace it needs.
 template <class Csr>
 struct CsrAccurateState {
   Csr csr;
   std::int64_t longestRow = -1;
   AccurateCsrKernel kernel = AccurateCsrKernel::Rows;
+  CsrRowBins<Csr> bins;  ///< where the kernel is Bins
   CsrLongRows<Csr> longRows;
   std::int64_t workspace = 0;  ///< values
   bool ready() const { return longestRow >= 0; }
   /// Values of workspace its product needs.
   std::int64_t workspaceValues() const { return workspace; }
-  /// Bytes of the list of long rows (the CSR matrix is the caller's).
+  /// Bytes of the bins and the list of long rows (the CSR matrix is the caller's).
   std::int64_t bytes() const {
-    return static_cast<std::int64_t>(longRows.rows.span() * sizeof(typename Csr::ordinal_type) +
-                                     longRows.firstChunk.span() * sizeof(std::int64_t));
+    return bins.bytes() + static_cast<std::int64_t>(longRows.rows.span() * sizeof(typename Csr::ordinal_type) +
+                                                    longRows.firstChunk.span() * sizeof(std::int64_t));
   }
 };
 
@@ -59,21 +61,20 @@ CsrAccurateState<Csr> csrAccurateState(const ExecSpace& exec, const Csr& source)
   CsrAccurateState<Csr> state;
   state.csr = source;
   state.longestRow = csrLongestRow(exec, source);
-  const double meanRowLength =
-      source.numRows > 0 ? static_cast<double>(source.nnz()) / static_cast<double>(source.numRows) : 0.0;
-  state.kernel = accurateCsrKernel(state.longestRow, meanRowLength);
-  if (state.kernel == AccurateCsrKernel::Lanes) {
-    state.longRows = csrLongRows(exec, source, state.longestRow);
-    state.workspace = csrLongRowsWorkspaceValues<typename Csr::value_type>(state.longRows.chunks);
-  } else if (state.kernel == AccurateCsrKernel::MergePath) {
-    state.workspace = csrMergeWorkspaceValues<ExecSpace>(source);
-  }
+  const double rows = static_cast<double>(source.numRows);
+  const double mean = source.numRows > 0 ? static_cast<double>(source.nnz()) / rows : 0.0;
+  const double variance =
+      source.numRows > 0 ? static_cast<double>(csrRowLengthSquares(exec, source)) / rows - mean * mean : 0.0;
+  state.kernel = accurateCsrKernel(state.longestRow, mean, variance > 0 ? std::sqrt(variance) : 0.0);
+  if (state.kernel == AccurateCsrKernel::Rows) return state;
+  if (state.kernel == AccurateCsrKernel::Bins) state.bins = csrRowBins(exec, source);
+  state.longRows = csrLongRows(exec, source, state.longestRow);
+  state.workspace = csrLongRowsWorkspaceValues<typename Csr::value_type>(state.longRows.chunks);
   return state;
 }
 
-/// y = alpha*A*x + beta*y correctly rounded, on the state of A. The chunks or the merge path
-/// use `work` if it holds state.workspaceValues() values, else a workspace of their own for
-/// the call.
+/// y = alpha*A*x + beta*y correctly rounded, on the state of A. The chunks use `work` if it
+/// holds state.workspaceValues() values, else a workspace of their own for the call.
 template <class ExecSpace, class Csr, class XView, class YView>
 void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, const XView& x, const YView& y,
                      typename Csr::value_type alpha, typename Csr::value_type beta,
@@ -95,10 +96,10 @@ void csrAccurateSpmv(const ExecSpace& exec, const CsrAccurateState<Csr>& state, 
     if constexpr (std::is_same_v<Acc, ExpansionRowSum<Value>>) {
       if (state.kernel == AccurateCsrKernel::Lanes) {
         csrAccurateLanesPass(exec, A, x, yv, alpha, beta);
-        csrLongRowsPass(exec, A, state.longRows, x, yv, alpha, beta, ownedOrGiven);
       } else {
-        csrMergePass<ExpansionMergeSum<Value>>(exec, A, x, yv, alpha, beta, ownedOrGiven);
+        csrAccurateBinsPass(exec, A, state.bins, x, yv, alpha, beta);
       }
+      csrLongRowsPass(exec, A, state.longRows, x, yv, alpha, beta, ownedOrGiven);
     } else {
       csrScalarPass<Acc>(exec, A, x, yv, alpha, beta, "araios::spmv::csr_accurate_exact");
     }

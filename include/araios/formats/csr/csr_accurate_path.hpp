@@ -20,9 +20,8 @@ constexpr std::int64_t kAccurateRowKernelLongestRow = 8;
 /// chunks of kAccurateChunkEntries (csr_long_rows.hpp) summed by whole teams.
 constexpr std::int64_t kAccurateLanesLongestRow = 1024;
 
-/// Lanes per row of the lanes kernel on a GPU, for a mean row length: the largest power of two
-/// up to a quarter of it (at most 32; csr_accurate_lanes.hpp says why), or 1 below 8, where
-/// accurateCsrKernel takes the merge path instead.
+/// Lanes per row of the lanes kernel on a GPU, for a (mean) row length: the largest power of
+/// two up to a quarter of it (at most 32; csr_accurate_lanes.hpp says why), 1 below 8.
 constexpr int accurateLanesPerRow(double meanRowLength) {
   constexpr double kEntriesPerLane = 4;
   int lanes = 1;
@@ -37,22 +36,24 @@ constexpr bool accurateRunsRowKernel(std::int64_t longestRow) { return longestRo
 /// The kernels of the CSR Accurate product (csr_accurate.hpp).
 enum class AccurateCsrKernel {
   Rows,       ///< a thread per row (csr_rows.hpp)
-  Lanes,      ///< a lane group per row, chunks of the long rows (csr_accurate_lanes.hpp, csr_long_rows.hpp)
-  MergePath,  ///< csr-merge's path and tree with expansions (csr_merge.hpp)
+  Lanes,  ///< a lane group per row, chunks of the long rows (csr_accurate_lanes.hpp, csr_long_rows.hpp)
+  Bins,   ///< the lanes kernel per bin of row lengths, as wide as the bin's rows ask (csr_row_bins.hpp)
 };
 
-/// The kernel for a matrix's longest row and mean row length: the row kernel up to
-/// kAccurateRowKernelLongestRow; past it the lanes kernel where rows average 8 entries or more
-/// (at least two lanes a row), and the merge path where they average fewer, whose even shares
-/// suit a few long rows among many short ones. On an H100, double, against the merge path: the
-/// lanes kernel took 280 against 675 us on a FEM-like matrix (mean 27), 268 against 601 on
-/// cage14, 413 against 1,006 on a 27-point stencil, 603 against 651 on an R-MAT graph (mean
-/// 24), 110 against 140 on 40 rows of 10^5 among 500,000 (mean 9); with a thread per row where
-/// rows average fewer than 8, 520 against 294 on a circuit matrix (mean 4.8, rows up to
-/// 20,000) and 193 against 119 on a row of 10^6 among a million rows of one entry.
-constexpr AccurateCsrKernel accurateCsrKernel(std::int64_t longestRow, double meanRowLength) {
+/// The kernel for a matrix's longest row and the mean and standard deviation of its row
+/// lengths: the row kernel up to kAccurateRowKernelLongestRow; past it the lanes kernel where
+/// rows average 8 entries or more (at least two lanes a row) and spread no more than their mean,
+/// and the bins kernel otherwise. On an H100, double (unseen suite, seed 5150), in us:
+///   lanes kernel: 287 on a FEM-like matrix (mean 27) and 268 on cage14, where the bins kernel
+///     took 370 and 366 (rows of two bins interleave, so each launch reads every other stretch
+///     of rows) and the merge path 675 and 601;
+///   bins kernel: 216 on a circuit matrix (mean 4.8, rows up to 20,000) and 62 on a row of 10^6
+///     among a million rows of one entry, where the merge path took 294 and 116; 575 on an
+///     R-MAT graph (mean 24, spread past its mean), where the lanes kernel took 642.
+constexpr AccurateCsrKernel accurateCsrKernel(std::int64_t longestRow, double meanRowLength, double stdRowLength) {
   if (accurateRunsRowKernel(longestRow)) return AccurateCsrKernel::Rows;
-  return accurateLanesPerRow(meanRowLength) >= 2 ? AccurateCsrKernel::Lanes : AccurateCsrKernel::MergePath;
+  return accurateLanesPerRow(meanRowLength) >= 2 && stdRowLength <= meanRowLength ? AccurateCsrKernel::Lanes
+                                                                                   : AccurateCsrKernel::Bins;
 }
 
 /// Whether an operator of `format` runs Accurate mode as the CSR Accurate product on the CSR

@@ -2,8 +2,8 @@
 // The long rows of Accurate mode on CSR (csr_accurate.hpp): rows of more than
 // kAccurateLanesLongestRow entries, which the lanes kernel skips. Each is cut into chunks of
 // kAccurateChunkEntries entries; a team sums a chunk (a thread per strided share of it, the
-// threads' expansions joined by a tree in scratch) into the workspace, and one thread per long
-// row then joins its chunks' expansions and stores the row. A row of a million entries is thus
+// threads' expansions joined by a tree in scratch) into the workspace, and a team per long row
+// then joins its chunks' expansions and stores the row. A row of a million entries is thus
 // read by 489 teams at once, and a matrix without long rows pays nothing.
 //
 // The list of long rows and where each one's chunks start is found once, on the device, by
@@ -58,6 +58,26 @@ std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
                           CsrLongestRow<Csr>{A}, Kokkos::Max<std::int64_t>(longest));
   return longest;
+}
+
+template <class Csr>
+struct CsrRowLengthSquares {
+  Csr A;
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, std::int64_t& squares) const {
+    const std::int64_t length = csrRowLength(A, i);
+    squares += length * length;
+  }
+};
+
+/// The sum of the squares of A's row lengths (for their spread, as MatrixFeatures counts it).
+template <class ExecSpace, class Csr>
+std::int64_t csrRowLengthSquares(const ExecSpace& exec, const Csr& A) {
+  std::int64_t squares = 0;
+  if (A.numRows == 0) return squares;
+  Kokkos::parallel_reduce("araios::spmv::csr_row_length_squares",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
+                          CsrRowLengthSquares<Csr>{A}, squares);
+  return squares;
 }
 
 template <class Csr>
@@ -173,19 +193,32 @@ struct CsrLongRowChunkKernel {
   }
 };
 
-template <class Csr, class YView>
+/// A team per long row joins its chunks' expansions: thread t those of chunks t, t + size, ...,
+/// then the threads' by a tree in scratch. The order of the joins cannot change a decided value
+/// (ExpansionRowSum::join), and a row of a million entries has 489 chunks to join.
+template <class ExecSpace, class Csr, class YView>
 struct CsrLongRowJoinKernel {
   using Value = typename Csr::value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Partial = ExpansionRowSum<Value>;
   CsrLongRows<Csr> list;
   Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums;
   YView y;
   Value alpha, beta;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
-    Partial sum = chunkSums(list.firstChunk(r));
-    for (std::int64_t c = list.firstChunk(r) + 1; c < list.firstChunk(r + 1); ++c) sum.join(chunkSums(c));
-    sum.store(y, list.rows(r), alpha, beta);
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    Partial* const sums = scratchArray<Partial>(team, team.team_size());
+    const std::int64_t r = team.league_rank();
+    const int me = team.team_rank(), size = team.team_size();
+    Partial sum;
+    for (std::int64_t c = list.firstChunk(r) + me; c < list.firstChunk(r + 1); c += size) sum.join(chunkSums(c));
+    sums[me] = sum;
+    team.team_barrier();
+    for (int width = size / 2; width >= 1; width /= 2) {
+      if (me < width) sums[me].join(sums[me + width]);
+      team.team_barrier();
+    }
+    if (me == 0) sums[0].store(y, list.rows(r), alpha, beta);
   }
 };
 
@@ -210,8 +243,10 @@ void csrLongRowsPass(const ExecSpace& exec, const Csr& A, const CsrLongRows<Csr>
                            .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
                        CsrLongRowChunkKernel<ExecSpace, Csr, XView>{A, x, list, chunkSums});
   Kokkos::parallel_for("araios::spmv::csr_accurate_long_rows",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, list.count),
-                       CsrLongRowJoinKernel<Csr, YView>{list, chunkSums, y, alpha, beta});
+                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
+                           exec, static_cast<int>(list.count), teamSize)
+                           .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
+                       CsrLongRowJoinKernel<ExecSpace, Csr, YView>{list, chunkSums, y, alpha, beta});
 }
 
 }  // namespace araios::Impl

@@ -28,9 +28,6 @@
 // The groups' first rows and partial sums live in the caller's workspace
 // (csrMergeWorkspaceValues).
 //
-// Accurate mode on matrices whose rows average fewer than 8 entries (csr_accurate.hpp) walks
-// the same path and tree with expansions instead of rounded sums (csr_merge_sums.hpp), so long
-// rows cost it what they cost the other modes.
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_scratch.hpp>
@@ -151,12 +148,9 @@ struct CsrMergeLayout {
                                (teams + 1) * static_cast<std::int64_t>(sizeof(Ordinal));
     return (bytes + static_cast<std::int64_t>(sizeof(Value)) - 1) / static_cast<std::int64_t>(sizeof(Value));
   }
-  /// Values of workspace for every mode, so that one workspace serves them all (the Accurate
-  /// mode's expansions are the larger: a few more bytes per 2,048 entries).
-  std::int64_t workspaceValues() const {
-    return std::max(workspaceValuesFor<typename RoundedMergeSum<Value>::Partial>(),
-                    workspaceValuesFor<typename ExpansionMergeSum<Value>::Partial>());
-  }
+  /// Values of workspace of a product (Fast or Deterministic mode; Accurate mode runs the CSR
+  /// Accurate product, csr_accurate.hpp).
+  std::int64_t workspaceValues() const { return workspaceValuesFor<typename RoundedMergeSum<Value>::Partial>(); }
 };
 
 template <class ExecSpace, class Csr>
