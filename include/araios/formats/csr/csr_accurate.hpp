@@ -60,11 +60,11 @@ template <class ExecSpace, class Csr>
 CsrAccurateState<Csr> csrAccurateState(const ExecSpace& exec, const Csr& source) {
   CsrAccurateState<Csr> state;
   state.csr = source;
-  state.longestRow = csrLongestRow(exec, source);
+  const CsrRowLengthSums lengths = csrRowLengthSums(exec, source);
+  state.longestRow = lengths.longest;
   const double rows = static_cast<double>(source.numRows);
   const double mean = source.numRows > 0 ? static_cast<double>(source.nnz()) / rows : 0.0;
-  const double variance =
-      source.numRows > 0 ? static_cast<double>(csrRowLengthSquares(exec, source)) / rows - mean * mean : 0.0;
+  const double variance = source.numRows > 0 ? static_cast<double>(lengths.squares) / rows - mean * mean : 0.0;
   state.kernel = accurateCsrKernel(state.longestRow, mean, variance > 0 ? std::sqrt(variance) : 0.0);
   if (state.kernel == AccurateCsrKernel::Rows) return state;
   if (state.kernel == AccurateCsrKernel::Bins) state.bins = csrRowBins(exec, source);

@@ -39,45 +39,43 @@ KOKKOS_INLINE_FUNCTION std::int64_t csrRowLength(const Csr& A, std::int64_t i) {
   return static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i));
 }
 
-/// The length of the longest row of A, for a range of rows.
-template <class Csr>
-struct CsrLongestRow {
-  Csr A;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, std::int64_t& longest) const {
-    const std::int64_t length = csrRowLength(A, i);
-    if (length > longest) longest = length;
-  }
+/// A's longest row and the sum of the squares of its row lengths (for their spread, as
+/// MatrixFeatures counts it).
+struct CsrRowLengthSums {
+  std::int64_t longest;
+  std::int64_t squares;
 };
 
-/// The number of entries of A's longest row (0 for a matrix without rows).
-template <class ExecSpace, class Csr>
-std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
-  std::int64_t longest = 0;
-  if (A.numRows == 0) return longest;
-  Kokkos::parallel_reduce("araios::spmv::csr_longest_row",
-                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                          CsrLongestRow<Csr>{A}, Kokkos::Max<std::int64_t>(longest));
-  return longest;
-}
-
 template <class Csr>
-struct CsrRowLengthSquares {
+struct CsrRowLengthReduction {
+  using value_type = CsrRowLengthSums;
   Csr A;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, std::int64_t& squares) const {
+  KOKKOS_INLINE_FUNCTION void init(value_type& sums) const { sums.longest = sums.squares = 0; }
+  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type i, value_type& sums) const {
     const std::int64_t length = csrRowLength(A, i);
-    squares += length * length;
+    if (length > sums.longest) sums.longest = length;
+    sums.squares += length * length;
   }
+  template <class Dst, class Src>
+  KOKKOS_INLINE_FUNCTION static void joinInto(Dst& d, const Src& s) {
+    if (s.longest > d.longest) d.longest = s.longest;
+    d.squares += s.squares;
+  }
+  // Kokkos 3.x joins through volatile references, Kokkos 4 through plain ones.
+  KOKKOS_INLINE_FUNCTION void join(value_type& d, const value_type& s) const { joinInto(d, s); }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& d, const volatile value_type& s) const { joinInto(d, s); }
 };
 
-/// The sum of the squares of A's row lengths (for their spread, as MatrixFeatures counts it).
+/// A's longest row and sum of squared row lengths, in one reduction (zeros for a matrix
+/// without rows).
 template <class ExecSpace, class Csr>
-std::int64_t csrRowLengthSquares(const ExecSpace& exec, const Csr& A) {
-  std::int64_t squares = 0;
-  if (A.numRows == 0) return squares;
-  Kokkos::parallel_reduce("araios::spmv::csr_row_length_squares",
+CsrRowLengthSums csrRowLengthSums(const ExecSpace& exec, const Csr& A) {
+  CsrRowLengthSums sums{0, 0};
+  if (A.numRows == 0) return sums;
+  Kokkos::parallel_reduce("araios::spmv::csr_row_length_sums",
                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>(exec, 0, A.numRows),
-                          CsrRowLengthSquares<Csr>{A}, squares);
-  return squares;
+                          CsrRowLengthReduction<Csr>{A}, sums);
+  return sums;
 }
 
 template <class Csr>
