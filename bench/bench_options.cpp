@@ -28,7 +28,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
 
   app.add_flag_callback("--quick", [&o] { o.suite = "quick"; },
                         "the quick suite: real matrices and reduced generated ones (same as --suite quick)");
-  app.add_option("--suite", o.suite, "suite to run")->check(CLI::IsMember({"quick", "full", "unseen"}))->capture_default_str();
+  app.add_option("--suite", o.suite, "suite to run")->check(CLI::IsMember({"quick", "full", "unseen", "drawn"}))->capture_default_str();
   app.add_option("--backend", o.backends, "Kokkos backends, comma-separated: " + cli::joined(cli::enabledBackends()))
       ->delimiter(',')
       ->check(CLI::IsMember(cli::enabledBackends()))
@@ -51,7 +51,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--kernels", o.kernels, "only these kernels (comma-separated glob patterns, e.g. 'csr-*,cusparse-*')")
       ->delimiter(',');
   app.add_option("--matrix", o.matrices, "only these matrices (comma-separated glob patterns)")->delimiter(',');
-  app.add_option("--seed", o.seed, "base seed of the generated matrices")->capture_default_str();
+  app.add_option("--seed", o.seed, "base seed of the generated matrices (with --suite drawn, of their shapes too)")->capture_default_str();
   app.add_option("--vector-seed", o.vectorSeed, "seed of x in [-1, 1) (and of y0 when beta != 0)")->capture_default_str();
   app.add_option("--alpha", o.alpha, "alpha of y = alpha*A*x + beta*y")->capture_default_str();
   app.add_option("--beta", o.beta, "beta; nonzero makes every kernel read y too (counted in the bytes)")

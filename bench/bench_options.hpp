@@ -21,7 +21,7 @@ constexpr int kMinReps = 20;
 constexpr int kWarmups = 3;
 
 struct BenchOptions {
-  std::string suite = "full";                 ///< "quick" or "full"
+  std::string suite = "full";                 ///< "quick", "full", "unseen" or "drawn"
   std::vector<std::string> backends;          ///< Kokkos backends, in order
   std::vector<std::string> precisions = {"double", "float"};
   /// Reproducibility modes of the Araios kernels (araios/mode.hpp); the baselines have one.

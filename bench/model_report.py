@@ -2,6 +2,7 @@
 """How well the performance model predicts, from an araios-bench --model run.
 
     python3 bench/model_report.py RESULTS.jsonl [MORE.jsonl|.csv ...] [--min-nnz 1000000] [--markdown]
+                                  [--picks OTHER.jsonl ...]
 
 Reads the Araios kernels' rows that were measured (no refusal, no error, within the error bound)
 and carry the model's columns (predicted_s, auto_kernel), and prints, per backend and device:
@@ -14,6 +15,10 @@ and carry the model's columns (predicted_s, auto_kernel), and prints, per backen
    kernel is within 10% of the oracle, and auto's geometric-mean performance relative to the
    oracle (geomean of oracle time / auto time; 1 is the oracle's). A matrix whose auto kernel
    was not measured (filtered out with --kernels, or refused) is counted apart.
+
+--picks scores another profile's choices on the same timings: auto's kernel per matrix, mode and
+precision is taken from those runs (araios-bench --model --profile OTHER, which may time a single
+kernel, since every Araios row carries auto_kernel) instead of from RESULTS.
 
 Only the standard library: it runs wherever araios-bench's outputs are.
 """
@@ -116,7 +121,20 @@ def prediction_errors(rows, min_nnz, markdown):
     print_table(header, table, markdown)
 
 
-def auto_versus_oracle(rows, min_nnz, markdown):
+def auto_picks(rows):
+    """Auto's kernel per (backend, device, matrix, mode, precision), from any row that carries it."""
+    picks = {}
+    for r in rows:
+        if r.get("library") == "araios" and r.get("auto_kernel"):
+            picks.setdefault(pick_key(r), r["auto_kernel"])
+    return picks
+
+
+def pick_key(r):
+    return (r.get("backend"), r.get("device"), r["matrix"], r["mode"], r["precision"])
+
+
+def auto_versus_oracle(rows, min_nnz, markdown, picks=None):
     groups = defaultdict(list)
     order = []
     for r in rows:
@@ -129,7 +147,10 @@ def auto_versus_oracle(rows, min_nnz, markdown):
     for key in order:
         group = groups[key]
         oracle = min(group, key=lambda r: r["time_s"])
-        auto_name = next((r.get("auto_kernel") for r in group if r.get("auto_kernel")), None)
+        if picks is None:
+            auto_name = next((r.get("auto_kernel") for r in group if r.get("auto_kernel")), None)
+        else:
+            auto_name = picks.get(pick_key(group[0]))
         auto = next((r for r in group if r["kernel"] == auto_name), None)
         ratio = oracle["time_s"] / auto["time_s"] if auto else None
         nnz = int(oracle.get("nnz") or 0)
@@ -163,7 +184,13 @@ def main():
     parser.add_argument("--min-nnz", type=float, default=1e6,
                         help="stored entries a matrix needs to count in the large-matrix columns (default 1e6)")
     parser.add_argument("--markdown", action="store_true", help="Markdown tables instead of aligned text")
+    parser.add_argument("--picks", nargs="+", metavar="RUN",
+                        help="take auto's choices from these araios-bench --model runs (another profile's) "
+                             "and score them on the timings of RESULTS")
     args = parser.parse_args()
+    picks = auto_picks(read_rows(args.picks, "model_report", kind="spmv")) if args.picks else None
+    if picks is not None and not picks:
+        sys.exit("model_report: no row of the --picks runs carries auto_kernel; expected araios-bench --model outputs")
 
     rows = [r for r in read_rows(args.results, "model_report", kind="spmv") if measured(r)]
     with_model = [r for r in rows if r.get("predicted_s") is not None]
@@ -175,7 +202,7 @@ def main():
     for (backend, device), group in by_backend.items():
         heading(f"Model on {backend}, {device}: {len(group)} measured rows", args.markdown)
         prediction_errors(group, args.min_nnz, args.markdown)
-        auto_versus_oracle(group, args.min_nnz, args.markdown)
+        auto_versus_oracle(group, args.min_nnz, args.markdown, picks)
     if len(with_model) < len(rows):
         print(f"({len(rows) - len(with_model)} measured Araios rows without the model's columns were left out)")
 

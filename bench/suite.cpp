@@ -1,6 +1,7 @@
 #include "suite.hpp"
 
 #include "generators/catalog.hpp"
+#include "generators/drawn_catalog.hpp"
 
 #include <araios/error.hpp>
 
@@ -79,6 +80,7 @@ std::vector<MatrixSource> buildSuite(const BenchOptions& options) {
   std::vector<MatrixSource> suite = realMatrixSources(options);
   const auto catalog = options.suite == "quick"    ? gen::quickCatalog()
                        : options.suite == "unseen" ? gen::unseenCatalog()
+                       : options.suite == "drawn"  ? gen::drawnCatalog(options.seed)
                                                    : gen::fullCatalog();
   for (const auto& e : catalog) {
     if (!matchesAny(e.name, options.matrices)) continue;

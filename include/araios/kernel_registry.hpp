@@ -88,7 +88,8 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
   using Impl::kNoPromise;
   static const std::array<KernelEntry, 15> rows = {{
       {Kernel::Coo, "coo", FormatId::Coo, SpmvAlgorithm::Auto,
-       "COO, one thread per stored entry, atomic adds into y", kNoPromise, "atomics"},
+       "COO, one thread per stored entry, atomic adds into y", kNoPromise,
+       "atomics; on a CPU the deterministic row walk, where the entries are sorted by row"},
       {Kernel::CsrScalar, "csr-scalar", FormatId::Csr, SpmvAlgorithm::CsrScalar, "CSR, one thread per row",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::CsrVector, "csr-vector", FormatId::Csr, SpmvAlgorithm::CsrVector,
@@ -104,7 +105,7 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
        "runs the deterministic kernel"},
       {Kernel::Hyb, "hyb", FormatId::Hyb, SpmvAlgorithm::Auto,
        "ELL for the first K entries of each row, COO for the rest (Bell & Garland)", kNoPromise,
-       "atomics on the COO part"},
+       "atomics on the COO part; on a CPU the deterministic row walk"},
       {Kernel::Dia, "dia", FormatId::Dia, SpmvAlgorithm::Auto, "diagonals, column-major, one thread per row",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::Jds, "jds", FormatId::Jds, SpmvAlgorithm::Auto,
@@ -113,7 +114,7 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
       {Kernel::Sell, "sell", FormatId::Sell, SpmvAlgorithm::Auto, "sliced ELL (SELL-C-sigma), C = 32",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::Brc, "brc", FormatId::Brc, SpmvAlgorithm::Auto, "blocked row-column (Ashari et al.), atomic adds into y",
-       kNoPromise, "atomics"},
+       kNoPromise, "atomics; on a CPU the deterministic kernel"},
       {Kernel::Brcp, "brcp", FormatId::Brcp, SpmvAlgorithm::Auto,
        "BRC filled row by row with a warp segmented sum, deterministic (Yang et al.)", kDeterministicPromise,
        "runs the deterministic kernel"},

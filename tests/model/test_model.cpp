@@ -1,6 +1,8 @@
 // The performance model and Kernel::Auto: the fit recovers known constants; predictions never
 // fall as a matrix gains entries or rows; the scattered walk's count is the entries of the long
-// rows, for the kernels and modes that walk rows so; the choice respects every constraint;
+// rows, for the kernels and modes that walk rows so; DIA's estimated slots lie between the longest
+// row's diagonals and the true count, so a long row the sample misses still rules DIA out; the
+// choice respects every constraint;
 // profile files round-trip, a profile fitted before a term reads with that term absent, and
 // corrupt or foreign ones are refused with a message that names the file and the problem,
 // after which the built-in constants are used; the operator's Auto builds the ranking's first
@@ -488,6 +490,59 @@ BOOST_AUTO_TEST_CASE(the_operator_builds_the_choice_and_gives_its_bits) {
       }
     }
   });
+}
+
+// DIA's slots are the rows times the diagonals. The sample of rows can miss a matrix's few long
+// rows, whose entries lie on as many diagonals as the row is long: the estimate never falls below
+// that, and never passes the true count (a lower bound, as the padding check needs). On the
+// identity plus one full row the sample skips, DIA is left out for its padding, not ranked first
+// and refused when built.
+BOOST_AUTO_TEST_CASE(dia_counts_at_least_the_diagonals_of_the_longest_row) {
+  constexpr std::int64_t n = 40000;
+  std::vector<bool> sampledRow(n, false);
+  for (std::int64_t k = 0; k < kSampledRows; ++k) sampledRow[k * (n - 1) / (kSampledRows - 1)] = true;
+  std::int64_t fullRow = n / 3;
+  while (sampledRow[fullRow]) ++fullRow;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < n; ++r) {
+    if (r != fullRow) entries.emplace_back(r, r, 2.0);
+  }
+  for (std::int64_t c = 0; c < n; ++c) entries.emplace_back(fullRow, c, 1.0);
+  const io::HostMatrix identityAndFullRow = test::fromTriplets(n, n, std::move(entries));
+
+  const auto trueDiagonals = [](const io::HostMatrix& m) {
+    std::vector<bool> seen(static_cast<std::size_t>(m.numRows + m.numCols), false);
+    std::int64_t count = 0;
+    for (std::int64_t k = 0; k < m.nnz(); ++k) {
+      const auto d = static_cast<std::size_t>(m.col[k] - m.row[k] + m.numRows);
+      if (!seen[d]) seen[d] = true, ++count;
+    }
+    return count;
+  };
+  const io::HostMatrix matrices[] = {identityAndFullRow, banded(3000, 7), test::powerLawWithLongRow(),
+                                     test::randomMatrix(5000, 5000, 0, 30, 3)};
+  for (const io::HostMatrix& m : matrices) {
+    const MatrixFeatures f = featuresOf(m);
+    const std::int64_t slots = estimatedSlots(Kernel::Dia, f);
+    BOOST_TEST(slots >= f.rows * f.maxRowLength);
+    BOOST_TEST(slots <= f.rows * trueDiagonals(m));
+  }
+
+  const MatrixFeatures f = featuresOf(identityAndFullRow);
+  BOOST_TEST_REQUIRE(f.maxRowLength == n);
+  BOOST_TEST(f.sampledDiagonals < 8);  // the sample missed the full row, as intended
+  for (const PerformanceProfile& p : {builtinProfile("cuda"), builtinProfile("openmp")}) {
+    for (const Mode mode : {Mode::Fast, Mode::Deterministic, Mode::Accurate}) {
+      ChoiceConstraints c;
+      c.mode = mode;
+      const KernelChoice choice = chooseKernel(f, p, c);
+      const auto dia = std::find_if(choice.ranking.begin(), choice.ranking.end(),
+                                    [](const KernelEstimate& e) { return e.kernel == Kernel::Dia; });
+      BOOST_TEST_REQUIRE((dia != choice.ranking.end()));
+      BOOST_TEST(dia->excluded.find("slots per nonzero") != std::string::npos, dia->excluded);
+      BOOST_TEST((choice.kernel != Kernel::Dia));
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_format_refused_after_the_estimate_gives_way_to_the_next) {

@@ -282,6 +282,30 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(brcp_atomic_is_deterministic_outside_fast_mode, Cf
                       want));
 }
 
+// On a CPU, Fast mode of COO, HYB and BRC walks the rows as Deterministic mode does instead of
+// scattering with atomic additions, which cost more there (Impl::fastModeScattersAtomically):
+// their Fast bits are their Deterministic bits, at any thread count. On a GPU Fast mode keeps
+// its atomics, and only the error bound above holds.
+BOOST_AUTO_TEST_CASE_TEMPLATE(fast_mode_walks_rows_on_a_cpu, Cfg, test::AllConfigs) {
+  using Value = ValueOf<Cfg>;
+  using Device = typename Cfg::device_type;
+  using Exec = typename Cfg::execution_space;
+  using K = test::ModeKernels<Exec, Value, typename Cfg::ordinal_type, typename Cfg::size_type>;
+  if constexpr (Impl::isHostSpace<Exec>()) {
+    for (const io::HostMatrix& host : {test::powerLawWithLongRow(), test::randomMatrix(3000, 2500, 0, 60, 11)}) {
+      K kernels(host, {"coo", "hyb", "brc"});
+      BOOST_TEST_REQUIRE(kernels.all.size() == 3u);
+      const auto x = test::randomVector<Value>(host.numCols, 3);
+      const auto y0 = test::randomVector<Value>(host.numRows, 4);
+      for (const auto& [kernel, run] : kernels.all) {
+        const auto want = test::runOnce<Value, Device>(run, x, y0, Value(1.5), Value(-0.25), Mode::Deterministic);
+        const auto got = test::runOnce<Value, Device>(run, x, y0, Value(1.5), Value(-0.25), Mode::Fast);
+        BOOST_TEST(sameBits(got, want), kernel << " fast: not its deterministic bits, " << firstDifference(got, want));
+      }
+    }
+  }
+}
+
 namespace {
 
 /// The Accurate mode's first pass alone (Impl::ExpansionRowSum), row by row on the host,

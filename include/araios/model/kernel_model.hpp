@@ -102,7 +102,9 @@ inline std::int64_t estimatedSlots(Kernel kernel, const MatrixFeatures& f) {
   switch (kernel) {
     case Kernel::Ell: return f.rows * f.maxRowLength;
     case Kernel::Sell: return f.sellSlots;
-    case Kernel::Dia: return f.rows * f.sampledDiagonals;
+    // The sample can miss a matrix's few long rows, but a row of L entries lies on L
+    // diagonals, so the longest row bounds the diagonals from below.
+    case Kernel::Dia: return f.rows * std::max(f.sampledDiagonals, f.maxRowLength);
     case Kernel::Hyb: {
       const std::int64_t width = estimatedHybWidth(f);
       return f.rows * width + (f.nnz - hybEllEntries(f, width));

@@ -117,11 +117,11 @@ struct Spmv<ExecSpace, BrcMatrix<Value, Ordinal, Offset, Device>> {
     using SlotRows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>;
     using Rows = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>;
     const Offset numSlotRows = static_cast<Offset>(A.rowPerm.extent(0));
-    if (options.mode == Mode::Fast) {
+    if (options.mode == Mode::Fast && fastModeScattersAtomically<ExecSpace>()) {
       scaleByBeta(exec, y, beta);
       Kokkos::parallel_for("araios::spmv::brc", SlotRows(exec, 0, numSlotRows),
                            BrcSlotRowKernel<Brc, XView, YView>{A, x, y, alpha});
-    } else if (options.mode == Mode::Deterministic) {
+    } else if (options.mode != Mode::Accurate) {
       checkWorkspace(work, workspaceValues(A), "BRC");
       Kokkos::parallel_for("araios::spmv::brc::pieces", SlotRows(exec, 0, numSlotRows),
                            BrcPieceSums<Brc, XView>{A, x, work});

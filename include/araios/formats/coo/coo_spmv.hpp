@@ -2,7 +2,9 @@
 // COO SpMV, by mode:
 //   Fast           one thread per stored entry, adding alpha*a_ij*x_j into y atomically after
 //                  y = beta*y. The order of the additions depends on scheduling, so the low
-//                  bits of y can differ from run to run.
+//                  bits of y can differ from run to run. On a CPU, where atomic additions cost
+//                  more than the row walk (fastModeScattersAtomically), a COO with row offsets
+//                  runs the Deterministic walk instead.
 //   Deterministic  no atomics: a sorted segmented reduction. Each row's entries are taken in
 //                  the canonical order of coo_row_order.hpp (storage order within the row) and
 //                  summed by one thread from -0.0, each product and sum rounded on its own
@@ -78,7 +80,10 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options,
                     const Kokkos::View<Value*, Device>& /*work*/) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
-    if (options.mode == Mode::Fast) {
+    // On a CPU Fast mode walks the rows as Deterministic mode does, where the entries are
+    // sorted by row; without row offsets that walk would sort first, and the scatter is cheaper.
+    const bool rowOffsets = static_cast<std::int64_t>(A.rowPtr.extent(0)) == static_cast<std::int64_t>(A.numRows) + 1;
+    if (options.mode == Mode::Fast && (fastModeScattersAtomically<ExecSpace>() || !rowOffsets)) {
       scaleByBeta(exec, y, beta);
       Kokkos::parallel_for("araios::spmv::coo",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.nnz()),

@@ -5,6 +5,8 @@
 //                  alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
 //                  same execution space instance, so no fence separates them. The atomic
 //                  additions make the low bits of rows with COO entries depend on scheduling.
+//                  On a CPU, where atomic additions cost more than the row walk
+//                  (fastModeScattersAtomically), Fast mode runs the Deterministic walk.
 //   Deterministic  one thread per row sums its ELL slots and then its COO entries (the COO
 //                  part is sorted by row, in CSR order) from -0.0, each product and sum rounded,
 //                  and stores once: the row's entries in CSR order, the bits of csr-scalar.
@@ -28,7 +30,7 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
                     const SpmvOptions& options,
                     const Kokkos::View<Value*, Device>& /*work*/) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
-    if (options.mode == Mode::Fast) {
+    if (options.mode == Mode::Fast && fastModeScattersAtomically<ExecSpace>()) {
       // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
       ellRowSpmv(exec, A.ell, x, y, alpha, beta, Mode::Fast, "araios::spmv::hyb::ell");
       Kokkos::parallel_for("araios::spmv::hyb::coo",

@@ -1,0 +1,40 @@
+# araios-bench --suite drawn: the shapes follow the seed. The same seed lists the same eight
+# matrices (names carry the drawn parameters); another seed lists other shapes, one of each
+# family. Only --list runs: nothing is generated or timed.
+# Called with -DBENCH=<the araios-bench executable>.
+cmake_minimum_required(VERSION 3.25)
+
+function(list_drawn seed out_var)
+  execute_process(COMMAND "${BENCH}" --suite drawn --seed ${seed} --matrices none --list
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "araios-bench --suite drawn --seed ${seed} --list exited with ${code}:\n${out}${err}")
+  endif()
+  string(REGEX MATCHALL "\n  drawn-[^ ]+" names "${out}")
+  set(${out_var} "${names}" PARENT_SCOPE)
+endfunction()
+
+list_drawn(20261127 first)
+list_drawn(20261127 again)
+list_drawn(4099 other)
+list(LENGTH first count)
+if(NOT count EQUAL 8)
+  message(FATAL_ERROR "expected 8 drawn matrices, one per family, found ${count}: ${first}")
+endif()
+if(NOT first STREQUAL again)
+  message(FATAL_ERROR "the same seed drew different matrices:\n${first}\nthen\n${again}")
+endif()
+foreach(family stencil fem graph circuit rmat longrows uniform rect)
+  if(NOT first MATCHES "drawn-${family}" OR NOT other MATCHES "drawn-${family}")
+    message(FATAL_ERROR "no drawn-${family} matrix in the listing:\n${first}\n${other}")
+  endif()
+endforeach()
+set(shared 0)
+foreach(name IN LISTS first)
+  if(name IN_LIST other)
+    math(EXPR shared "${shared} + 1")
+  endif()
+endforeach()
+if(shared GREATER 2)
+  message(FATAL_ERROR "seeds 20261127 and 4099 drew ${shared} of 8 identical shapes; expected the seed to change them:\n${first}\n${other}")
+endif()
