@@ -201,8 +201,7 @@ inline CatalogEntry rectangular(std::uint64_t seed) {
                "random",
                printed("%.0f x %.0f, rows of mean %.1f, columns by power-law weight, gamma %.2f",
                        static_cast<double>(rows), static_cast<double>(cols), mean, p.gamma),
-               rows, rows * static_cast<std::int64_t>(mean),
-               [rows, cols, nnz, target, p](std::uint64_t s) { return chungLuRows(rows, cols, nnz, target, p, s); });
+               rows, nnz, [rows, cols, nnz, target, p](std::uint64_t s) { return chungLuRows(rows, cols, nnz, target, p, s); });
 }
 
 }  // namespace drawn

@@ -33,6 +33,13 @@ struct RowOrder {
   KOKKOS_INLINE_FUNCTION Offset entry(Offset q) const { return identity ? q : perm(q); }
 };
 
+/// Whether `cachedPtr` holds row offsets of `numRows` rows (numRows + 1 entries): the entries
+/// are then sorted by row, and their storage order is the canonical order.
+template <class PtrView>
+bool hasRowOffsets(std::int64_t numRows, const PtrView& cachedPtr) {
+  return static_cast<std::int64_t>(cachedPtr.extent(0)) == numRows + 1;
+}
+
 /// The canonical row order of `numRows` rows whose entries have row indices `rowIdx`.
 /// `cachedPtr`, when it has numRows + 1 entries, are row offsets of row-sorted entries.
 template <class Offset, class ExecSpace, class RowIdxView, class PtrView>
@@ -41,7 +48,7 @@ RowOrder<Offset, typename PtrView::device_type> rowOrder(const ExecSpace& exec, 
                                                          const std::string& label) {
   using Device = typename PtrView::device_type;
   RowOrder<Offset, Device> order;
-  if (static_cast<std::int64_t>(cachedPtr.extent(0)) == numRows + 1) {
+  if (hasRowOffsets(numRows, cachedPtr)) {
     order.ptr = cachedPtr;
     order.identity = true;
     return order;

@@ -82,8 +82,7 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
     // On a CPU Fast mode walks the rows as Deterministic mode does, where the entries are
     // sorted by row; without row offsets that walk would sort first, and the scatter is cheaper.
-    const bool rowOffsets = static_cast<std::int64_t>(A.rowPtr.extent(0)) == static_cast<std::int64_t>(A.numRows) + 1;
-    if (options.mode == Mode::Fast && (fastModeScattersAtomically<ExecSpace>() || !rowOffsets)) {
+    if (options.mode == Mode::Fast && (fastModeScattersAtomically<ExecSpace>() || !hasRowOffsets(A.numRows, A.rowPtr))) {
       scaleByBeta(exec, y, beta);
       Kokkos::parallel_for("araios::spmv::coo",
                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.nnz()),
