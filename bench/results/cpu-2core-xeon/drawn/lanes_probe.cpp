@@ -10,6 +10,7 @@
 //   OMP_NUM_THREADS=2 OMP_PROC_BIND=false /tmp/lanes_probe
 #include <araios/formats/csr/csr_spmv.hpp>
 #include <Kokkos_Core.hpp>
+#include "probe_csr.hpp"
 #include <algorithm>
 #include <cstring>
 #include <cstdio>
@@ -19,23 +20,9 @@ using namespace araios;
 using Exec = Kokkos::OpenMP;
 using Csr = CsrMatrix<double, int, int, Exec::device_type>;
 Csr make(int rows, int perRow, int longRows, int longLen, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<int> ptr(rows + 1, 0), col; std::vector<double> val;
-  for (int i = 0; i < rows; ++i) {
-    int len = (i % (rows / std::max(1, longRows) + 1) == 0 && longRows) ? longLen : perRow;
-    std::vector<int> c(len);
-    for (auto& v : c) v = rng() % rows;
-    std::sort(c.begin(), c.end());
-    for (int v : c) { col.push_back(v); val.push_back(1.0 + (rng() % 1000) * 1e-3); }
-    ptr[i + 1] = col.size();
-  }
-  Csr A; A.numRows = rows; A.numCols = rows;
-  A.rowPtr = decltype(A.rowPtr)("p", rows + 1); A.colIdx = decltype(A.colIdx)("c", col.size()); A.values = decltype(A.values)("v", val.size());
-  auto hp = Kokkos::create_mirror_view(A.rowPtr); auto hc = Kokkos::create_mirror_view(A.colIdx); auto hv = Kokkos::create_mirror_view(A.values);
-  for (int i = 0; i <= rows; ++i) hp(i) = ptr[i];
-  for (size_t k = 0; k < col.size(); ++k) { hc(k) = col[k]; hv(k) = val[k]; }
-  Kokkos::deep_copy(A.rowPtr, hp); Kokkos::deep_copy(A.colIdx, hc); Kokkos::deep_copy(A.values, hv);
-  return A;
+  return randomCsr<Csr>(rows, seed, [&](int i, std::mt19937&) {
+    return (i % (rows / std::max(1, longRows) + 1) == 0 && longRows) ? longLen : perRow;
+  });
 }
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard g(argc, argv);

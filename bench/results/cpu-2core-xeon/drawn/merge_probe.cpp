@@ -11,6 +11,7 @@
 #include <araios/formats/csr/csr_merge.hpp>
 #include <araios/formats/csr/csr_rows.hpp>
 #include <Kokkos_Core.hpp>
+#include "probe_csr.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -23,27 +24,12 @@ using namespace araios;
 using Exec = Kokkos::OpenMP;
 using Csr = CsrMatrix<double, int, int, Exec::device_type>;
 Csr make(int rows, double per, int longRows, int longLen, double powerlaw, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<int> ptr(rows + 1, 0), col; std::vector<double> val;
   std::uniform_real_distribution<double> u(0, 1);
-  for (int i = 0; i < rows; ++i) {
-    int len;
-    if (longRows && i % (rows / longRows) == 7) len = longLen;
-    else if (powerlaw > 0) len = std::min<int>(rows, int(per * std::pow(1 - u(rng), -1.0 / powerlaw)) );
-    else len = int(per) + (rng() % 3) - 1;
-    std::vector<int> c(len);
-    for (auto& v : c) v = rng() % rows;
-    std::sort(c.begin(), c.end());
-    for (int v : c) { col.push_back(v); val.push_back(1.0 + (rng() % 1000) * 1e-3); }
-    ptr[i + 1] = col.size();
-  }
-  Csr A; A.numRows = rows; A.numCols = rows;
-  A.rowPtr = decltype(A.rowPtr)("p", rows + 1); A.colIdx = decltype(A.colIdx)("c", col.size()); A.values = decltype(A.values)("v", val.size());
-  auto hp = Kokkos::create_mirror_view(A.rowPtr); auto hc = Kokkos::create_mirror_view(A.colIdx); auto hv = Kokkos::create_mirror_view(A.values);
-  for (int i = 0; i <= rows; ++i) hp(i) = ptr[i];
-  for (size_t k = 0; k < col.size(); ++k) { hc(k) = col[k]; hv(k) = val[k]; }
-  Kokkos::deep_copy(A.rowPtr, hp); Kokkos::deep_copy(A.colIdx, hc); Kokkos::deep_copy(A.values, hv);
-  return A;
+  return randomCsr<Csr>(rows, seed, [&](int i, std::mt19937& rng) {
+    if (longRows && i % (rows / longRows) == 7) return longLen;
+    if (powerlaw > 0) return std::min<int>(rows, int(per * std::pow(1 - u(rng), -1.0 / powerlaw)));
+    return int(per) + int(rng() % 3) - 1;
+  });
 }
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard g(argc, argv);
