@@ -13,7 +13,8 @@
 // workspace that does not fit the memory of `exec`'s space is refused with OutOfMemoryError,
 // naming the bytes needed and free, before it is allocated), the format's plan, what the
 // product would otherwise make on every call (detail/spmv_state.hpp: CSC's grouping of its
-// entries by row, built unless the operator's mode is Fast), and the workspace its product
+// entries by row, built unless the operator's mode is Fast; where csr-merge's teams start on the
+// merge path, found unless the mode is Accurate), and the workspace its product
 // needs, one per execution space instance that applies it (a CUDA stream; on a host backend,
 // the calling thread): two operators, or two applies of one operator on different CUDA
 // streams, may run at once. It keeps a reference to the CSR Views it was built from (the

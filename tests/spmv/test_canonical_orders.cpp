@@ -24,6 +24,7 @@
 #include <araios/araios.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <random>
@@ -165,6 +166,46 @@ io::HostMatrix longAndEmptyRows() {
   return test::fromTriplets(rows, cols, std::move(entries));
 }
 
+/// A CSR matrix's arrays, copied to the host.
+template <class Csr>
+HostCsr<typename Csr::value_type> toHost(const Csr& csr) {
+  HostCsr<typename Csr::value_type> hostCsr;
+  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
+  auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.colIdx);
+  auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.values);
+  hostCsr.rowPtr.assign(rowPtr.data(), rowPtr.data() + rowPtr.extent(0));
+  hostCsr.colIdx.assign(colIdx.data(), colIdx.data() + colIdx.extent(0));
+  hostCsr.values.assign(values.data(), values.data() + values.extent(0));
+  return hostCsr;
+}
+
+/// Counts, while it lives, the parallel_for launches labelled `label` (Kokkos's tool hook).
+class LaunchCounter {
+ public:
+  explicit LaunchCounter(std::string label) {
+    target() = std::move(label);
+    launches() = 0;
+    Kokkos::Tools::Experimental::set_begin_parallel_for_callback(&onBegin);
+  }
+  ~LaunchCounter() { Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr); }
+  LaunchCounter(const LaunchCounter&) = delete;
+  LaunchCounter& operator=(const LaunchCounter&) = delete;
+  std::int64_t count() const { return launches(); }
+
+ private:
+  static std::string& target() {
+    static std::string label;
+    return label;
+  }
+  static std::int64_t& launches() {
+    static std::int64_t n = 0;
+    return n;
+  }
+  static void onBegin(const char* label, const std::uint32_t, std::uint64_t*) {
+    if (target() == label) ++launches();
+  }
+};
+
 template <class Cfg>
 void checkOrders(const std::string& name, const io::HostMatrix& host) {
   using Exec = typename Cfg::execution_space;
@@ -176,16 +217,7 @@ void checkOrders(const std::string& name, const io::HostMatrix& host) {
   Exec exec;
   const Csr csr = csrFromCoo(exec, cooFromHost<Coo>(host));
   exec.fence();
-
-  HostCsr<Value> hostCsr;
-  {
-    auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
-    auto colIdx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.colIdx);
-    auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.values);
-    hostCsr.rowPtr.assign(rowPtr.data(), rowPtr.data() + rowPtr.extent(0));
-    hostCsr.colIdx.assign(colIdx.data(), colIdx.data() + colIdx.extent(0));
-    hostCsr.values.assign(values.data(), values.data() + values.extent(0));
-  }
+  const HostCsr<Value> hostCsr = toHost(csr);
   // x over many binades too, so that the order of the sums decides the last bits.
   std::vector<Value> x = test::randomVector<Value>(host.numCols, 1234);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 17) - 8);
@@ -240,6 +272,95 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_row_length, Cfg, test::AllConfigs) {
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(long_and_empty_rows, Cfg, test::AllConfigs) {
   checkOrders<Cfg>("long_and_empty_rows", longAndEmptyRows());
+}
+
+/// csr-merge's operator searches where its teams start on the merge path once, when it is
+/// built, and its products use what it kept: they launch no search and still give the merge
+/// order's bits. An operator built for Accurate mode keeps nothing and, applied in another
+/// mode, searches on each call, as a product on the bare matrix does.
+BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_operator_searches_its_team_bounds_once, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  constexpr int kApplies = 3;
+  const char* const kSearch = "araios::spmv::csr_merge_bounds";
+  const io::HostMatrix host = longAndEmptyRows();
+  Exec exec;
+  const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(host));
+  exec.fence();
+  const HostCsr<Value> hostCsr = toHost(csr);
+  std::vector<Value> x = test::randomVector<Value>(host.numCols, 4321);
+  for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
+  const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 8765);
+  const Vector xd("x", x.size()), yd("y", y0.size());
+  {
+    auto xm = Kokkos::create_mirror_view(xd);
+    for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
+    Kokkos::deep_copy(xd, xm);
+  }
+  const auto ym = Kokkos::create_mirror_view(yd);
+  // One product into yd (NaN first where beta is 0, so an unwritten row shows): the rows that
+  // differ from the merge order's.
+  const auto wrongRows = [&](Value alpha, Value beta, const auto& product) {
+    for (std::size_t i = 0; i < y0.size(); ++i) ym(i) = beta == Value(0) ? std::nan("") : y0[i];
+    Kokkos::deep_copy(yd, ym);
+    product();
+    exec.fence();
+    Kokkos::deep_copy(ym, yd);
+    const std::vector<Value> expected = mergeOrder(hostCsr, x, y0, alpha, beta);
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) wrong += sameBits(ym(i), expected[i]) ? 0 : 1;
+    return wrong;
+  };
+
+  const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
+  for (const Mode mode : {Mode::Fast, Mode::Deterministic, Mode::Accurate}) {
+    OperatorOptions options;
+    options.kernel = Kernel::CsrMerge;
+    options.mode = mode;
+    std::int64_t searchesToBuild = 0, searchesToApply = 0, wrong = 0;
+    {
+      LaunchCounter searches(kSearch);
+      const SpmvOperator<Value, Ordinal, Offset, Exec> op(exec, csr, options);
+      searchesToBuild = searches.count();
+      for (int r = 0; r < kApplies; ++r) {
+        for (const auto& scaling : scalings) {
+          const Value alpha = scaling.first, beta = scaling.second;  // lambdas capture no bindings in C++17
+          // An Accurate operator's products in Deterministic mode walk the merge path too.
+          const Mode applied = mode == Mode::Accurate ? Mode::Deterministic : mode;
+          wrong += wrongRows(alpha, beta, [&] { op.apply(exec, xd, yd, alpha, beta, applied); });
+        }
+      }
+      searchesToApply = searches.count() - searchesToBuild;
+    }
+    const std::string what = std::string("operator built for ") + toString(mode) + " mode, " + Exec::name();
+    BOOST_TEST(wrong == 0, what << ": " << wrong << " rows differ from the merge order");
+    const std::int64_t products = kApplies * 2;
+    if (mode == Mode::Accurate) {
+      BOOST_TEST(searchesToBuild == 0, what << ": searched " << searchesToBuild << " times to build");
+      BOOST_TEST(searchesToApply == products, what << ": " << searchesToApply << " searches for " << products << " products");
+    } else {
+      BOOST_TEST(searchesToBuild == 1, what << ": searched " << searchesToBuild << " times to build");
+      BOOST_TEST(searchesToApply == 0, what << ": " << searchesToApply << " searches for " << products << " products");
+    }
+  }
+
+  // The bare matrix: a search per product, the same bits.
+  SpmvOptions options{SpmvAlgorithm::CsrMerge};
+  options.mode = Mode::Deterministic;
+  const Vector work("work", spmvWorkspaceValues(exec, csr, options));
+  LaunchCounter searches(kSearch);
+  std::int64_t wrong = 0;
+  for (const auto& scaling : scalings) {
+    const Value alpha = scaling.first, beta = scaling.second;
+    wrong += wrongRows(alpha, beta, [&] { spmv(exec, csr, xd, yd, alpha, beta, options, work); });
+  }
+  BOOST_TEST(wrong == 0, "bare matrix, " << Exec::name() << ": " << wrong << " rows differ from the merge order");
+  BOOST_TEST(searches.count() == 2, "bare matrix, " << Exec::name() << ": " << searches.count() << " searches for 2 products");
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(generated_matrices, Cfg, test::AllConfigs) {

@@ -20,15 +20,15 @@
 // size. They do depend on where a row sits in the whole matrix, so a row block of the matrix
 // (one rank's rows, say) can give other bits for a row that crosses a segment boundary.
 //
-// Three launches or more: one thread per group of segments finds where the group starts on the
-// path; one team per group stages its entries' products in scratch (coalesced), sums each
-// segment, writes the rows that end in the segment they start in, and reduces its segments by
-// the tree; then the groups' records (two open rows each) are joined by the rest of the tree,
-// 128 records per team and a launch per level (one level up to 128 groups, two up to 16,384).
-// The groups' first rows and partial sums live in the caller's workspace
-// (csrMergeWorkspaceValues). On a CPU a team is one thread, which walks its group's segments
-// straight from CSR instead of staging them (walkSegmentsInPlace): the same sums, at about
-// csr-scalar's speed instead of three times its time.
+// Three launches or more: one thread per group of segments finds where the group starts on the path
+// (an operator finds these bounds once, when it is built: CsrMergeBounds); one team per group
+// stages its entries' products in scratch (coalesced), sums each segment, writes the rows that end
+// in the segment they start in, and reduces its segments by the tree; then the groups' records (two
+// open rows each) are joined by the rest of the tree, 128 records per team and a launch per level
+// (one level up to 128 groups, two up to 16,384). The groups' first rows and partial sums live in
+// the caller's workspace (csrMergeWorkspaceValues). On a CPU a team is one thread, which walks its
+// group's segments straight from CSR instead of staging them (walkSegmentsInPlace): the same sums,
+// at about csr-scalar's speed instead of three times its time.
 //
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
@@ -40,6 +40,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 namespace araios::Impl {
 
@@ -177,6 +178,38 @@ struct CsrMergeBoundsKernel {
                                                     [&](std::int64_t i) { return A.rowPtr(i + 1); }));
   }
 };
+
+/// Where each team's part of the path starts on `exec`'s layout: teams + 1 rows, found from
+/// the row offsets alone. An operator searches them once and keeps them (Spmv<CSR>::State, its
+/// products' state); a product on a bare matrix searches them into its workspace on each call.
+template <class Ordinal, class Device>
+struct CsrMergeBounds {
+  Kokkos::View<Ordinal*, Device> teamRows;
+  bool ready() const { return teamRows.extent(0) > 0; }
+  std::int64_t bytes() const { return static_cast<std::int64_t>(teamRows.extent(0) * sizeof(Ordinal)); }
+};
+
+template <class ExecSpace, class Csr, class TeamRows>
+void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t items, std::int64_t teams,
+                          const TeamRows& teamRows) {
+  const std::int64_t teamItems = static_cast<std::int64_t>(csrMergeSegmentsPerTeam<ExecSpace>()) * kMergeSegmentItems;
+  Kokkos::parallel_for("araios::spmv::csr_merge_bounds",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, teams + 1),
+                       CsrMergeBoundsKernel<Csr>{A, items, teamItems, teamRows});
+}
+
+/// The bounds of A's products on ExecSpace, searched once (an operator's state).
+template <class ExecSpace, class Csr>
+CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBounds(const ExecSpace& exec,
+                                                                                  const Csr& A) {
+  const CsrMergeLayout<ExecSpace, Csr> layout(A);
+  CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> bounds;
+  if (layout.teams == 0) return bounds;
+  bounds.teamRows = decltype(bounds.teamRows)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::team_rows"), layout.teams + 1);
+  searchCsrMergeBounds(exec, A, layout.items, layout.teams, bounds.teamRows);
+  return bounds;
+}
 
 template <class ExecSpace, class Csr, class XView, class YView, class Sum>
 struct CsrMergeTeamKernel {
@@ -440,10 +473,12 @@ struct CsrMergeLevelKernel {
 };
 
 /// One pass of the merge path in the arithmetic Sum (csr_merge_sums.hpp), with `work` of
-/// csrMergeWorkspaceValues(A) values.
+/// csrMergeWorkspaceValues(A) values, and the teams' bounds from `bounds` where it is ready
+/// (an operator's, from csrMergeBounds on A), else searched into `work`.
 template <class Sum, class ExecSpace, class Csr, class XView, class YView>
 void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
-                  typename Csr::value_type beta, const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work) {
+                  typename Csr::value_type beta, const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work,
+                  const CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type>& bounds = {}) {
   using Ordinal = typename Csr::ordinal_type;
   using Device = typename Csr::device_type;
   using Partial = typename Sum::Partial;
@@ -457,15 +492,21 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   const std::uintptr_t rowsAddress = alignUp(sumsAddress + 2 * layout.teams * sizeof(Partial), alignof(Ordinal));
   const Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums(reinterpret_cast<Partial*>(sumsAddress),
                                                                          2 * layout.teams);
-  const Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows(reinterpret_cast<Ordinal*>(rowsAddress),
-                                                                         layout.teams + 1);
+  Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows(reinterpret_cast<Ordinal*>(rowsAddress),
+                                                                   layout.teams + 1);
+  if (bounds.ready()) {
+    if (static_cast<std::int64_t>(bounds.teamRows.extent(0)) != layout.teams + 1) {
+      throw InputError("CSR merge SpMV: the team bounds hold " + std::to_string(bounds.teamRows.extent(0)) +
+                       " rows; expected " + std::to_string(layout.teams + 1) +
+                       " for this matrix (csrMergeBounds on the same matrix and execution space gives them)");
+    }
+    teamRows = bounds.teamRows;
+  } else {
+    searchCsrMergeBounds(exec, A, layout.items, layout.teams, teamRows);
+  }
 
   using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView, Sum>;
   const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();
-  Kokkos::parallel_for("araios::spmv::csr_merge_bounds",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, layout.teams + 1),
-                       CsrMergeBoundsKernel<Csr>{A, layout.items, static_cast<std::int64_t>(perTeam) * kMergeSegmentItems,
-                                                 teamRows});
   const int teamSize = isHostSpace<ExecSpace>() ? 1 : perTeam;
   Kokkos::parallel_for("araios::spmv::csr_merge",
                        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrMergeSegmentsPerTeam<ExecSpace>(),

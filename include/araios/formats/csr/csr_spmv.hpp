@@ -190,6 +190,14 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return algorithm;
   }
 
+  /// An operator's state: csr-merge's team bounds, searched once when the operator is built
+  /// (a few thousand rows even for 10^8 entries; every CSR operator but an Accurate one keeps
+  /// them, since the kernel is named at apply). A bare product searches them on each call.
+  using State = CsrMergeBounds<Ordinal, Device>;
+  static State prepare(const ExecSpace& exec, const Csr& A, const Csr& /*source*/, Mode mode) {
+    return mode == Mode::Accurate ? State{} : csrMergeBounds(exec, A);
+  }
+
   /// The merge kernel keeps values between its launches. Accurate mode's chunks of long rows
   /// need workspace whatever the algorithm: an operator holds it (kernel_builders.hpp), and a
   /// bare call makes its own.
@@ -200,12 +208,18 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work) {
+    apply(exec, A, x, y, alpha, beta, options, work, State{});
+  }
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
     if (options.mode == Mode::Accurate) {
       // An operator runs this on the longest row and long rows it keeps (kernel_builders.hpp).
       csrAccurateSpmv(exec, A, x, y, alpha, beta, work);
     } else if (algorithm == SpmvAlgorithm::CsrMerge) {
-      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work);
+      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work, state);
     } else if (algorithm == SpmvAlgorithm::CsrScalar) {
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic || (hasBackendKernel<CsrLanesPass, ExecSpace> && !options.portableOnly)) {
