@@ -248,7 +248,7 @@ struct CsrMergeTeamKernel {
            scratchArrayBytes<std::int64_t>(segmentsPerTeam + 1) + 2 * scratchArrayBytes<Partial>(segmentsPerTeam);
   }
 
-  /// A CPU's team (one thread): the same segments, rows and sums as the staged walk below, in
+  /// A CPU's team (one thread): the same segments, rows and sums as stageAndSumSegments, in
   /// one pass over the team's part of the path. Entries are read where CSR stores them, each
   /// once, in order; staging them first (a GPU's way to coalesce a warp's loads) only copied
   /// them once more. Segment s's first row is the first row whose end lies at or after the
@@ -257,6 +257,9 @@ struct CsrMergeTeamKernel {
                                                   std::int64_t* segmentRows, Partial* firstSums,
                                                   Partial* lastSums) const {
     const std::int64_t numRows = A.numRows;
+    const auto add = [&](Partial& sum, std::int64_t k) {
+      Sum::add(sum, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
+    };
     std::int64_t i = rowBegin;
     std::int64_t k = firstDiagonal - rowBegin;
     for (int s = 0; s < present; ++s) {
@@ -269,7 +272,7 @@ struct CsrMergeTeamKernel {
       // the segment.
       for (; i < numRows && static_cast<std::int64_t>(A.rowPtr(i + 1)) + i < end; ++i) {
         const std::int64_t rowEntriesEnd = A.rowPtr(i + 1);
-        for (; k < rowEntriesEnd; ++k) Sum::add(sum, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
+        for (; k < rowEntriesEnd; ++k) add(sum, k);
         if (i == firstRow) {
           firstSums[s] = sum;
         } else {
@@ -278,13 +281,114 @@ struct CsrMergeTeamKernel {
         sum = Sum::identity();
       }
       // The segment's part of the row it ends in.
-      for (const std::int64_t kEnd = end - i; k < kEnd; ++k) {
-        Sum::add(sum, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
-      }
+      for (const std::int64_t kEnd = end - i; k < kEnd; ++k) add(sum, k);
       lastSums[s] = sum;
       if (firstRow == i) firstSums[s] = sum;
     }
     segmentRows[present] = i;
+  }
+
+  /// A GPU's team: finds each segment's first row, stages the segments' products in scratch
+  /// and sums each segment from there, in the order the head of this file defines.
+  KOKKOS_INLINE_FUNCTION void stageAndSumSegments(const Member& team, std::int64_t rowBegin, std::int64_t rowEnd,
+                                                  std::int64_t firstDiagonal, int present, Staged* products,
+                                                  std::int64_t* segmentRows, Partial* firstSums,
+                                                  Partial* lastSums) const {
+    const auto diagonalOf = [&](int s) {
+      const std::int64_t d = firstDiagonal + static_cast<std::int64_t>(s) * kMergeSegmentItems;
+      return d < items ? d : items;
+    };
+    // Where row i's end lies on the path: after its entries and the ends of the rows before it.
+    const auto endItem = [&](std::int64_t i) { return static_cast<std::int64_t>(A.rowPtr(i + 1)) + i; };
+
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      segmentRows[0] = rowBegin;
+      segmentRows[present] = rowEnd;
+    });
+
+    // Each inner segment's first row: the first row whose end lies at or after the segment's
+    // start. Row i is that row for the segments starting in (end of row i - 1, end of row i];
+    // one pass over the team's row ends, read coalesced, sets them all (the team's last row,
+    // which may end beyond the team, takes every segment after the row before it).
+    {
+      const std::int64_t count = rowEnd - rowBegin + 1, threads = team.team_size();
+      for (std::int64_t first = team.team_rank(); first < count; first += kStageBatch * threads) {
+        std::int64_t after[kStageBatch], through[kStageBatch];  // the diagonals row i may own
+        for (int u = 0; u < kStageBatch; ++u) {
+          const std::int64_t j = first + u * threads, i = rowBegin + j;
+          after[u] = j == 0 || j >= count ? firstDiagonal : endItem(i - 1) + 1;
+          through[u] = j < count && i < rowEnd ? endItem(i) : items;
+        }
+        for (int u = 0; u < kStageBatch; ++u) {
+          const std::int64_t j = first + u * threads;
+          if (j >= count) break;
+          std::int64_t s = (after[u] - firstDiagonal + kMergeSegmentItems - 1) / kMergeSegmentItems;
+          const std::int64_t last = (through[u] - firstDiagonal) / kMergeSegmentItems;
+          for (s = s < 1 ? 1 : s; s <= last && s < present; ++s) segmentRows[s] = rowBegin + j;
+        }
+      }
+    }
+    team.team_barrier();
+
+    // Stage each segment's products at its own stride, the matrix read once: consecutive
+    // threads take consecutive entries of one segment and then of the next, so a warp's loads
+    // stay coalesced. Each thread first loads kStageBatch entries and their columns, then
+    // gathers their x: the loads of a batch are in flight together, where a plain loop would
+    // wait for each column before the next entry (the gathers' latency, not the bandwidth,
+    // would then bound the kernel).
+    {
+      const int total = present * kMergeSegmentItems, threads = team.team_size();
+      for (int first = team.team_rank(); first < total; first += kStageBatch * threads) {
+        std::int64_t entry[kStageBatch];
+        Value value[kStageBatch];
+        Ordinal column[kStageBatch];
+        for (int u = 0; u < kStageBatch; ++u) {
+          const int t = first + u * threads;
+          entry[u] = -1;
+          if (t >= total) continue;
+          const int seg = t / kMergeSegmentItems, e = t % kMergeSegmentItems;
+          const std::int64_t k = diagonalOf(seg) - segmentRows[seg] + e;
+          if (k >= diagonalOf(seg + 1) - segmentRows[seg + 1]) continue;
+          entry[u] = k;
+          value[u] = A.values(k);
+          column[u] = A.colIdx(k);
+        }
+        for (int u = 0; u < kStageBatch; ++u) {
+          if (entry[u] < 0) continue;
+          const int t = first + u * threads;
+          products[t / kMergeSegmentItems * kSlots + t % kMergeSegmentItems] =
+              Sum::stage(value[u], static_cast<Value>(x(column[u])));
+        }
+      }
+    }
+    team.team_barrier();
+    // The row ends are read where they are: the team's few hundred of them stay in L1, and
+    // leaving them out of scratch lets more teams share an SM.
+    const auto localRowEnd = [&](std::int64_t i) { return A.rowPtr(i + 1); };
+
+    // Each segment: its rows in CSR order; rows that start and end here are complete.
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, present), [&](const int s) {
+      const std::int64_t firstRow = segmentRows[s], lastRow = segmentRows[s + 1];
+      const std::int64_t kBegin = diagonalOf(s) - firstRow;
+      const std::int64_t kEnd = diagonalOf(s + 1) - lastRow;
+      const Staged* const staged = products + s * kSlots;  // staged[k - kBegin]: entry k's
+      std::int64_t k = kBegin;
+      Partial sum = Sum::identity();
+      for (std::int64_t i = firstRow; i < lastRow; ++i) {
+        const std::int64_t end = localRowEnd(i);
+        for (; k < end; ++k) Sum::add(sum, staged[k - kBegin]);
+        if (i == firstRow) {
+          firstSums[s] = sum;
+        } else {
+          Sum::store(y, i, sum, alpha, beta);
+        }
+        sum = Sum::identity();
+      }
+      for (; k < kEnd; ++k) Sum::add(sum, staged[k - kBegin]);
+      lastSums[s] = sum;
+      if (firstRow == lastRow) firstSums[s] = sum;
+    });
+    team.team_barrier();
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
@@ -299,106 +403,12 @@ struct CsrMergeTeamKernel {
     const int present = static_cast<int>(segments - firstSegment < segmentsPerTeam ? segments - firstSegment
                                                                                     : segmentsPerTeam);
     const std::int64_t firstDiagonal = firstSegment * kMergeSegmentItems;
-    const auto diagonalOf = [&](int s) {
-      const std::int64_t d = firstDiagonal + static_cast<std::int64_t>(s) * kMergeSegmentItems;
-      return d < items ? d : items;
-    };
-    // Where row i's end lies on the path: after its entries and the ends of the rows before it.
-    const auto endItem = [&](std::int64_t i) { return static_cast<std::int64_t>(A.rowPtr(i + 1)) + i; };
-
     // The team's two ends on the whole path, found by CsrMergeBoundsKernel.
     const std::int64_t rowBegin = teamRows(team.league_rank()), rowEnd = teamRows(team.league_rank() + 1);
-    if constexpr (!kStages) {
-      walkSegmentsInPlace(rowBegin, firstDiagonal, present, segmentRows, firstSums, lastSums);
+    if constexpr (kStages) {
+      stageAndSumSegments(team, rowBegin, rowEnd, firstDiagonal, present, products, segmentRows, firstSums, lastSums);
     } else {
-      Kokkos::single(Kokkos::PerTeam(team), [&]() {
-        segmentRows[0] = rowBegin;
-        segmentRows[present] = rowEnd;
-      });
-
-      // Each inner segment's first row: the first row whose end lies at or after the segment's
-      // start. Row i is that row for the segments starting in (end of row i - 1, end of row i];
-      // one pass over the team's row ends, read coalesced, sets them all (the team's last row,
-      // which may end beyond the team, takes every segment after the row before it).
-      {
-        const std::int64_t count = rowEnd - rowBegin + 1, threads = team.team_size();
-        for (std::int64_t first = team.team_rank(); first < count; first += kStageBatch * threads) {
-          std::int64_t after[kStageBatch], through[kStageBatch];  // the diagonals row i may own
-          for (int u = 0; u < kStageBatch; ++u) {
-            const std::int64_t j = first + u * threads, i = rowBegin + j;
-            after[u] = j == 0 || j >= count ? firstDiagonal : endItem(i - 1) + 1;
-            through[u] = j < count && i < rowEnd ? endItem(i) : items;
-          }
-          for (int u = 0; u < kStageBatch; ++u) {
-            const std::int64_t j = first + u * threads;
-            if (j >= count) break;
-            std::int64_t s = (after[u] - firstDiagonal + kMergeSegmentItems - 1) / kMergeSegmentItems;
-            const std::int64_t last = (through[u] - firstDiagonal) / kMergeSegmentItems;
-            for (s = s < 1 ? 1 : s; s <= last && s < present; ++s) segmentRows[s] = rowBegin + j;
-          }
-        }
-      }
-      team.team_barrier();
-
-      // Stage each segment's products at its own stride, the matrix read once: consecutive
-      // threads take consecutive entries of one segment and then of the next, so a warp's loads
-      // stay coalesced. Each thread first loads kStageBatch entries and their columns, then
-      // gathers their x: the loads of a batch are in flight together, where a plain loop would
-      // wait for each column before the next entry (the gathers' latency, not the bandwidth,
-      // would then bound the kernel).
-      {
-        const int total = present * kMergeSegmentItems, threads = team.team_size();
-        for (int first = team.team_rank(); first < total; first += kStageBatch * threads) {
-          std::int64_t entry[kStageBatch];
-          Value value[kStageBatch];
-          Ordinal column[kStageBatch];
-          for (int u = 0; u < kStageBatch; ++u) {
-            const int t = first + u * threads;
-            entry[u] = -1;
-            if (t >= total) continue;
-            const int seg = t / kMergeSegmentItems, e = t % kMergeSegmentItems;
-            const std::int64_t k = diagonalOf(seg) - segmentRows[seg] + e;
-            if (k >= diagonalOf(seg + 1) - segmentRows[seg + 1]) continue;
-            entry[u] = k;
-            value[u] = A.values(k);
-            column[u] = A.colIdx(k);
-          }
-          for (int u = 0; u < kStageBatch; ++u) {
-            if (entry[u] < 0) continue;
-            const int t = first + u * threads;
-            products[t / kMergeSegmentItems * kSlots + t % kMergeSegmentItems] =
-                Sum::stage(value[u], static_cast<Value>(x(column[u])));
-          }
-        }
-      }
-      team.team_barrier();
-      // The row ends are read where they are: the team's few hundred of them stay in L1, and
-      // leaving them out of scratch lets more teams share an SM.
-      const auto localRowEnd = [&](std::int64_t i) { return A.rowPtr(i + 1); };
-
-      // Each segment: its rows in CSR order; rows that start and end here are complete.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, present), [&](const int s) {
-        const std::int64_t firstRow = segmentRows[s], lastRow = segmentRows[s + 1];
-        const std::int64_t kBegin = diagonalOf(s) - firstRow;
-        const std::int64_t kEnd = diagonalOf(s + 1) - lastRow;
-        const Staged* const staged = products + s * kSlots;  // staged[k - kBegin]: entry k's
-        std::int64_t k = kBegin;
-        Partial sum = Sum::identity();
-        for (std::int64_t i = firstRow; i < lastRow; ++i) {
-          const std::int64_t end = localRowEnd(i);
-          for (; k < end; ++k) Sum::add(sum, staged[k - kBegin]);
-          if (i == firstRow) {
-            firstSums[s] = sum;
-          } else {
-            Sum::store(y, i, sum, alpha, beta);
-          }
-          sum = Sum::identity();
-        }
-        for (; k < kEnd; ++k) Sum::add(sum, staged[k - kBegin]);
-        lastSums[s] = sum;
-        if (firstRow == lastRow) firstSums[s] = sum;
-      });
-      team.team_barrier();
+      walkSegmentsInPlace(rowBegin, firstDiagonal, present, segmentRows, firstSums, lastSums);
     }
 
     // The tree over the team's segments.
