@@ -7,13 +7,21 @@ Usage (on a machine with an NVIDIA GPU, after `cmake --build --preset cuda`):
                                     [--only PROGRAM[:TOOL[+TOOL...]],...] [--skip PROGRAM[:TOOL[+TOOL...]],...]
                                     [--cuda-cases-only] [--split auto|cases|suites|none] [--split-programs PROGRAM,...]
                                     [--cases REGEX]
-                                    [--jobs 4] [--timeout 900] [--budget SECONDS] [--omp-threads 2]
+                                    [--jobs 4] [--gpus auto|N|ID,...] [--timeout 900] [--budget SECONDS]
+                                    [--omp-threads 2]
                                     [--out sanitize-logs] [--resume] [--resume-from SUMMARY.json ...]
-                                    [--json FILE] [--strict-racecheck] [--list-jobs] [--self-test]
+                                    [--order-from SUMMARY.json ...] [--json FILE] [--strict-racecheck]
+                                    [--list-jobs] [--self-test]
 
 Every test program that CTest runs directly (not the CLI checks, which are CMake scripts, nor
 the Python checks) runs once per tool, with the arguments, environment and working folder CTest
-gives it. Runs go in parallel on the one GPU.
+gives it. Runs go in parallel: --jobs at once in all, spread over the GPUs (--gpus).
+
+GPUs. Each job sees one GPU (CUDA_VISIBLE_DEVICES), the one with the fewest jobs running when it
+starts, so the jobs of a machine with several GPUs spread over all of them. --gpus auto (the
+default) takes the GPUs in CUDA_VISIBLE_DEVICES when it is set, else those nvidia-smi lists;
+--gpus N takes the first N of those; --gpus 0,2 names them. A distributed program's ranks all
+share its job's GPU. Each record and log says which GPU ran it.
 
 Jobs. A job is one program (or one of its test cases) under one tool. --only and --skip pick
 jobs by CTest name (a shell pattern such as 'test_s*' works) and, after a colon, by tool:
@@ -46,6 +54,11 @@ there as finished (clean or not); the new summary holds the old records and the 
 that were stopped or never ran are run again, and so are jobs that timed out, when --timeout is
 now longer than they ran. A job once stopped by the budget after S seconds starts only with more
 than 1.2 S left.
+
+Order. The slowest jobs start first, so that none ends the run alone: a job's expected time is
+the longest of what a --resume summary says it needed at least, CTest's last time for its
+program (divided among its cases), and what it took in the summaries named by --order-from
+(another machine's or another code's run; those only order the jobs and leave none out).
 
 Counted separately. A failed CUDA API call is an error for compute-sanitizer. A report that the
 call failed with cudaErrorMemoryAllocation ("out of memory"; CUDA_ERROR_OUT_OF_MEMORY from the
@@ -206,6 +219,58 @@ def previous_costs(build):
     except (OSError, ValueError):
         pass
     return costs
+
+
+def visible_gpus():
+    """The GPUs a job may be given: CUDA_VISIBLE_DEVICES's entries when it is set, else the indices
+    nvidia-smi lists; [] when neither says (the jobs then see what the machine gives them)."""
+    given = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if given is not None:
+        return [g.strip() for g in given.split(",") if g.strip()]
+    try:
+        listed = subprocess.run(["nvidia-smi", "--query-gpu=index", "--format=csv,noheader"], capture_output=True,
+                                text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line.strip() for line in listed.splitlines() if line.strip().isdigit()]
+
+
+def choose_gpus(option, available):
+    """--gpus auto|N|ID,... against the GPUs available -> the list to spread the jobs over."""
+    if option == "auto":
+        return available
+    if option.isdigit():
+        n = int(option)
+        if n < 1 or (available and n > len(available)):
+            raise ValueError(f"--gpus {option}: expected 1 to {len(available) or 'the number of'} GPUs"
+                             + (f" (this machine shows {', '.join(available)})" if available else ""))
+        return available[:n] if available else [str(i) for i in range(n)]
+    chosen = [g.strip() for g in option.split(",") if g.strip()]
+    unknown = [g for g in chosen if available and g not in available]
+    if not chosen or unknown:
+        raise ValueError(f"--gpus {option}: expected auto, a count, or GPU ids from {', '.join(available) or 'nvidia-smi'}")
+    return chosen
+
+
+class GpuPool:
+    """Hands each starting job the GPU with the fewest jobs running (the lowest id on a tie)."""
+
+    def __init__(self, gpus):
+        self.running = {g: 0 for g in gpus}
+        self.lock = threading.Lock()
+
+    def take(self):
+        with self.lock:
+            if not self.running:
+                return None
+            gpu = min(self.running, key=lambda g: (self.running[g], list(self.running).index(g)))
+            self.running[gpu] += 1
+            return gpu
+
+    def give_back(self, gpu):
+        if gpu is not None:
+            with self.lock:
+                self.running[gpu] -= 1
 
 
 def run_environment(program, omp_threads):
@@ -382,8 +447,8 @@ def parse_report(text):
 
 
 class Runner:
-    def __init__(self, sanitizer, args, deadline):
-        self.sanitizer, self.args, self.deadline = sanitizer, args, deadline
+    def __init__(self, sanitizer, args, deadline, gpus):
+        self.sanitizer, self.args, self.deadline, self.gpus = sanitizer, args, deadline, gpus
         self.running = {}  # pid -> Popen
         self.stopping = False
 
@@ -410,12 +475,23 @@ class Runner:
         argv = [self.sanitizer, "--tool", job.tool, *TOOL_OPTIONS[job.tool], "--target-processes", "all",
                 "--print-limit", "200", *command]
         env = run_environment(job.program, args.omp_threads)
+        gpu = self.gpus.take()
+        try:
+            return self.run_on(job, argv, command, env, gpu, limit, by_budget)
+        finally:
+            self.gpus.give_back(gpu)
+
+    def run_on(self, job, argv, command, env, gpu, limit, by_budget):
+        args = self.args
+        if gpu is not None:
+            env["CUDA_VISIBLE_DEVICES"] = gpu
         log_path = job.log_path(args.out)
         os.makedirs(os.path.dirname(log_path), exist_ok=True)
         keep_old_log(log_path)
         start = time.time()
         with open(log_path, "w") as log:
             log.write(f"# gpu_sanitize: {shlex.join(argv)}\n# gpu_sanitize: in {job.program.folder}, "
+                      + (f"GPU {gpu}, " if gpu is not None else "") +
                       f"OMP_NUM_THREADS={env.get('OMP_NUM_THREADS')}, "
                       f"{' '.join(f'{k}={v}' for k, v in sorted(job.program.environment.items()) if k not in UNSET_ENVIRONMENT)}"
                       f"; started {time.strftime('%Y-%m-%d %H:%M:%S')}, at most {limit:.0f} s\n")
@@ -444,7 +520,7 @@ class Runner:
         record = {"program": job.program.name, "tool": job.tool, "unit": job.unit, "run_test": job.run_test,
                   "status": status, "exit": code, "seconds": round(seconds, 1),
                   "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(start)),
-                  "log": os.path.relpath(log_path, args.out), "command": command}
+                  "log": os.path.relpath(log_path, args.out), "command": command, "gpu": gpu}
         record.update(report)
         return record
 
@@ -637,6 +713,20 @@ def self_test():
     r = parse_report(host.replace('has passed with', 'has failed with'))
     check("a failing program with no CUDA call", (r["no_gpu_work"], r["program_passed"]), (True, False))
 
+    pool = GpuPool(["0", "1", "2"])
+    taken = [pool.take() for _ in range(4)]
+    pool.give_back("1")
+    check("jobs spread over the GPUs", (taken, pool.take(), pool.take()), (["0", "1", "2", "0"], "1", "1"))
+    check("no GPU listed", GpuPool([]).take(), None)
+    check("--gpus", [choose_gpus(o, ["0", "1", "2", "3"]) for o in ("auto", "2", "3,1")],
+          [["0", "1", "2", "3"], ["0", "1"], ["3", "1"]])
+    for bad in ("5", "0", "7", ""):
+        try:
+            choose_gpus(bad, ["0", "1", "2", "3"])
+            check(f"--gpus {bad!r} is refused", "accepted", "refused")
+        except ValueError:
+            check(f"--gpus {bad!r} is refused", "refused", "refused")
+
     listing = ("offsets_32*\n    csr<Kokkos__Cuda>*\nout_of_memory*\n    inner*\n        a<Kokkos__Serial_ double_ int_ int>*\n"
                "        off\n    b<Kokkos__Cuda>*\ntop_case*\n")
     check("listing", parse_listing(listing),
@@ -691,7 +781,10 @@ def main():
                         help="with --split auto, also run these programs (CTest names or shell patterns) case by case")
     parser.add_argument("--cases", default=None, metavar="REGEX",
                         help="in split programs, only the cases whose SUITE/CASE path matches")
-    parser.add_argument("--jobs", type=int, default=4, help="runs at once on the GPU")
+    parser.add_argument("--jobs", type=int, default=4, help="runs at once, over all the GPUs")
+    parser.add_argument("--gpus", default="auto",
+                        help="GPUs to spread the jobs over: auto (CUDA_VISIBLE_DEVICES, else every GPU nvidia-smi "
+                             "lists), a count N (the first N of those), or ids such as 0,2")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per job; then it is recorded as timed out")
     parser.add_argument("--budget", type=float, default=0,
                         help="seconds for the whole run: jobs not started by then are not run, and jobs still "
@@ -702,6 +795,9 @@ def main():
                         help="leave out the jobs OUT/summary.json records as finished, and keep its records")
     parser.add_argument("--resume-from", action="append", default=[], metavar="SUMMARY.json",
                         help="the same for another run's summary (implies --resume; may be repeated)")
+    parser.add_argument("--order-from", action="append", default=[], metavar="SUMMARY.json",
+                        help="an earlier run's summary whose durations order this run's jobs, slowest first "
+                             "(nothing is left out for it; may be repeated)")
     parser.add_argument("--json", help="also write the summary to this file")
     parser.add_argument("--cuda-cases-only", action="store_true",
                         help="in programs whose test cases are instantiated per backend, run only the CUDA ones "
@@ -781,6 +877,16 @@ def main():
             case_lists[program.name] = program_cases(program, args.cuda_cases_only)
 
     cost = previous_costs(args.build)
+    durations = {}  # (program, tool, run_test) -> the longest any earlier run of it took
+    for path in args.order_from:
+        try:
+            records, _ = load_summary(path, args.out)
+        except (OSError, ValueError, KeyError) as e:
+            return usage_error(f"--order-from {path}: cannot read it: {e}")
+        for r in records:
+            if r["status"] != "not run":
+                key = record_key(r)
+                durations[key] = max(durations.get(key, 0.0), r["seconds"])
     jobs, kept_timed_out = [], []
     for program, tool in pairs:
         split = split_of(program) if program.units else "none"
@@ -809,23 +915,31 @@ def main():
                 kept_timed_out.append(job)  # it would time out again: its record stays
                 continue
             job.lower_bound = max(stopped + timed_out, default=0.0)
-            job.estimate = max(job.lower_bound, cost.get(program.name, 0.0) / max(1, len(units)))
+            whole = durations.get((program.name, tool, None), 0.0)
+            job.estimate = max(job.lower_bound, cost.get(program.name, 0.0) / max(1, len(units)),
+                               durations.get((program.name, tool, run_test), whole / max(1, len(units))))
             jobs.append(job)
     # The slowest first (by an earlier run's record or CTest's), so that they do not end the run alone.
     jobs.sort(key=lambda j: -j.estimate)
 
     if args.list_jobs:
         for job in jobs:
-            print(f"{job.tool:<10} {job.label}  ({shlex.join(job.command(args.cuda_cases_only)[1:])})")
+            expected = f", about {job.estimate:.0f} s" if job.estimate else ""
+            print(f"{job.tool:<10} {job.label}  ({shlex.join(job.command(args.cuda_cases_only)[1:])}{expected})")
         print(f"{len(jobs)} jobs", file=sys.stderr)
         return 0
 
+    try:
+        gpus = choose_gpus(args.gpus, visible_gpus())
+    except ValueError as e:
+        return usage_error(str(e))
     os.makedirs(args.out, exist_ok=True)
     version = subprocess.run([sanitizer, "--version"], capture_output=True, text=True).stdout.strip().splitlines()
     version = version[-1] if version else "unknown version"
     left = len({(j.program.name, j.tool) for j in jobs})
     print(f"compute-sanitizer: {version}; {len(jobs)} jobs ({left} of {len(pairs)} program x tool"
-          + (", the others already finished" if left < len(pairs) else "") + f"), {args.jobs} at once, "
+          + (", the others already finished" if left < len(pairs) else "") + f"), {args.jobs} at once"
+          + (f" over GPU{'s' if len(gpus) > 1 else ''} {','.join(gpus)}" if gpus else "") + ", "
           f"{args.timeout:.0f} s each at most" + (f", {args.budget:.0f} s in all" if args.budget else ""), flush=True)
 
     new_records = []
@@ -839,7 +953,7 @@ def main():
         if args.json:
             write_json(args.json, data)
 
-    runner = Runner(sanitizer, args, deadline)
+    runner = Runner(sanitizer, args, deadline, GpuPool(gpus))
     previous_handler = signal.signal(signal.SIGTERM, lambda *_: runner.stop_all())
     not_started = []
     try:
