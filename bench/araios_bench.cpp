@@ -43,7 +43,7 @@ void printPlan(const BenchOptions& o, const std::vector<MatrixSource>& suite) {
   for (const auto& m : suite) fmt::print("  {:<24} {:<9} {:<9} ~{:.0f} nnz  {}\n", m.name, m.source, m.matrixClass, m.estimatedNnz, m.origin);
   for (const auto& b : o.backends) {
     fmt::print("backend {}:", b);
-    for (const auto& k : kernelPlan(b, o)) fmt::print(" {}", k.name);
+    for (const auto& k : kernelPlan(b, o)) fmt::print(" {}{}", k.name, k.keepXInL2 ? "+keep-x-in-l2" : "");
     fmt::print("\n");
   }
   fmt::print("precisions:");

@@ -74,6 +74,9 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
                  "performance profile for --model (default: the device's, as --format auto finds it)")
       ->check(CLI::ExistingFile)
       ->needs(model);
+  app.add_flag("--keep-x-in-l2", o.keepXInL2,
+               "on cuda, measure every Araios kernel and mode a second time with x kept in L2 (an access-policy "
+               "window over x, OperatorOptions::keepXInL2): its rows have keep_x_in_l2 true");
   app.add_flag("--describe-generators", o.describeGenerators,
                "generate every catalog matrix, print target vs produced statistics as Markdown, and exit");
   app.add_flag("--list", o.list, "print the matrices and kernels the run would measure, and exit");

@@ -41,6 +41,9 @@ struct BenchOptions {
   bool model = false;
   /// The profile the model uses; empty: the device's (found as Kernel::Auto finds it).
   std::string profile;
+  /// On cuda, measure each Araios kernel a second time with OperatorOptions::keepXInL2 (an L2
+  /// access-policy window over x): rows with keep_x_in_l2 true beside the usual ones.
+  bool keepXInL2 = false;
   bool describeGenerators = false;
   bool list = false;
   /// --spgemm: the SpGEMM suite (spgemm/spgemm_suite.hpp) instead of the SpMV kernels.

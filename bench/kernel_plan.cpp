@@ -10,8 +10,11 @@ namespace araios::bench {
 std::vector<PlannedKernel> kernelPlan(const std::string& backend, const BenchOptions& options) {
   std::vector<PlannedKernel> plan;
   for (const KernelEntry& k : kernelRegistry())
-    for (const auto& mode : options.modes)
+    for (const auto& mode : options.modes) {
       plan.push_back({std::string(k.name), std::string(formatName(k.format)), "araios", mode});
+      if (options.keepXInL2 && backend == "cuda")
+        plan.push_back({std::string(k.name), std::string(formatName(k.format)), "araios", mode, true});
+    }
 #if ARAIOS_BUILD_HAS_CUDA
   if (backend == "cuda")
     for (const auto a : cuda::allCusparseAlgorithms()) plan.push_back({cuda::kernelName(a), cuda::formatName(a), "cusparse"});

@@ -28,7 +28,7 @@ import math
 import sys
 from collections import defaultdict
 
-from result_rows import read_rows
+from result_rows import read_rows, usual_product
 
 WITHIN = 1.10  # "within 10% of the oracle"
 
@@ -188,11 +188,11 @@ def main():
                         help="take auto's choices from these araios-bench --model runs (another profile's) "
                              "and score them on the timings of RESULTS")
     args = parser.parse_args()
-    picks = auto_picks(read_rows(args.picks, "model_report", kind="spmv")) if args.picks else None
+    picks = auto_picks([r for r in read_rows(args.picks, "model_report", kind="spmv") if usual_product(r)]) if args.picks else None
     if picks is not None and not picks:
         sys.exit("model_report: no row of the --picks runs carries auto_kernel; expected araios-bench --model outputs")
 
-    rows = [r for r in read_rows(args.results, "model_report", kind="spmv") if measured(r)]
+    rows = [r for r in read_rows(args.results, "model_report", kind="spmv") if measured(r) and usual_product(r)]
     with_model = [r for r in rows if r.get("predicted_s") is not None]
     if not with_model:
         sys.exit("model_report: no measured Araios row has predicted_s; expected the output of araios-bench --model")

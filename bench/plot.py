@@ -23,7 +23,7 @@ import re
 import sys
 from collections import defaultdict
 
-from result_rows import read_rows
+from result_rows import read_rows, usual_product
 
 import matplotlib
 
@@ -427,7 +427,7 @@ def main():
                         help="judge the fraction-of-copy targets only on measurements moving at least this many "
                              "bytes (e.g. 2e8, four times the H200's 50 MB L2), so cache-resident matrices do not count")
     args = parser.parse_args()
-    rows = read_rows(args.results, "plot.py", kind="spmv")
+    rows = [r for r in read_rows(args.results, "plot.py", kind="spmv") if usual_product(r)]
     out = args.out or os.path.dirname(os.path.abspath(args.results[0]))
     os.makedirs(out, exist_ok=True)
     groups = group_rows(rows)

@@ -11,7 +11,7 @@
 namespace araios::bench {
 
 /// Raised whenever a column is added, renamed or changes meaning, so plot.py can tell.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 /// The output columns, in order. bench/README.md documents each.
 inline const std::vector<std::string>& columns() {
@@ -20,7 +20,7 @@ inline const std::vector<std::string>& columns() {
       "device", "threads", "precision", "mode", "alpha", "beta", "reps", "warmups", "time_s", "time_min_s",
       "time_max_s", "gflops", "bytes", "gbps", "copy_gbps", "fraction_of_copy", "convert_s", "setup_s",
       "footprint_bytes", "stored_slots", "padding_ratio", "max_rel_error", "within_error_bound", "y_hash", "refused",
-      "error", "note", "commit", "date", "predicted_s", "auto_kernel"};
+      "error", "note", "commit", "date", "predicted_s", "auto_kernel", "keep_x_in_l2"};
   return c;
 }
 
@@ -43,6 +43,8 @@ struct ResultRow {
   // prediction of time_s, and the kernel Kernel::Auto would choose for the matrix and mode.
   std::optional<double> predictedSeconds;
   std::string autoKernel;
+  // Araios rows: whether the product kept x in L2 (--keep-x-in-l2); null on the baselines.
+  std::optional<bool> keepXInL2;
 
   nlohmann::ordered_json toJson() const;
 };

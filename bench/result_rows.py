@@ -39,6 +39,12 @@ def row_kind(row):
     return row.get("kind") or "spmv"
 
 
+def usual_product(row):
+    """Whether an SpMV row times the product as the library runs it by default: not one of the
+    --keep-x-in-l2 rows (keep_x_in_l2 true, schema 3), which measure that option beside it."""
+    return not row.get("keep_x_in_l2")
+
+
 def read_rows(paths, program, kind=None):
     """Every row of the files (only those of `kind`, "spmv" or "spgemm", when given), as dicts;
     exits naming the file and line on a malformed one."""

@@ -67,6 +67,7 @@ nlohmann::ordered_json ResultRow::toJson() const {
   j["date"] = orNull(date);
   j["predicted_s"] = orNull(predictedSeconds);
   j["auto_kernel"] = orNull(autoKernel);
+  j["keep_x_in_l2"] = orNull(keepXInL2);
   return j;
 }
 

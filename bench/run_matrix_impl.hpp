@@ -25,6 +25,7 @@
 #include <araios/araios.hpp>
 #include <araios/format_options.hpp>
 #include <araios/model/compute_features.hpp>
+#include <araios/detail/l2_window.hpp>
 #include <araios/reference_spmv.hpp>
 
 #ifdef KOKKOS_ENABLE_CUDA
@@ -113,11 +114,27 @@ struct Workspace {
   }
 };
 
+/// What --keep-x-in-l2 gave x on this device: the window, the share of it that persists and the
+/// set-aside, or that the backend or device takes no such hint (the row then times the usual
+/// product).
+template <class ExecSpace>
+std::string keepXInL2Note([[maybe_unused]] const ExecSpace& exec, [[maybe_unused]] std::size_t xBytes) {
+  if constexpr (Impl::hasBackendKernel<Impl::L2PersistingWindow, ExecSpace>) {
+    const Impl::L2WindowShape shape = Impl::BackendKernel<Impl::L2PersistingWindow, ExecSpace>::shapeFor(exec, xBytes);
+    if (shape.bytes > 0) {
+      return fmt::format("x in L2: window {} of {} bytes of x, hit ratio {:.3f}, persisting set-aside {} bytes",
+                         shape.bytes, xBytes, shape.hitRatio, shape.setAsideBytes);
+    }
+  }
+  return "x in L2: no persisting L2 on this device, so the usual product";
+}
+
 template <class ExecSpace, class Value>
 void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k, ResultRow& row) {
   OperatorOptions options;
   options.kernel = parseKernel(k.name);
   options.mode = parseMode(k.mode);
+  options.keepXInL2 = k.keepXInL2;
   const SpmvOperator<Value, std::int32_t, std::int32_t, ExecSpace> op(w.exec, w.csr, options);
   row.convertSeconds = op.buildSeconds();
   row.footprintBytes = op.formatBytes();
@@ -125,6 +142,7 @@ void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k,
   if (w.host.nnz() > 0) row.paddingRatio = static_cast<double>(op.storedSlots()) / static_cast<double>(w.host.nnz());
   const Value alpha = w.alpha, beta = w.beta;
   w.measure(row, op.formatBytes(), [&] { op.apply(w.exec, w.x, w.y, alpha, beta); });
+  if (k.keepXInL2) row.note = keepXInL2Note(w.exec, w.x.span() * sizeof(Value));
 }
 
 template <class ExecSpace, class Value>
@@ -191,9 +209,11 @@ void measureCusparse(const Workspace<Kokkos::Cuda, Value>& w, const cuda::Cuspar
 }
 #endif
 
-/// "kernel" for the baselines, "kernel/mode" for the Araios kernels.
+/// "kernel" for the baselines, "kernel/mode" for the Araios kernels ("kernel/mode+L2x" with x
+/// kept in L2).
 inline std::string kernelLabel(const ResultRow& row) {
-  return row.library == "araios" ? row.kernel + "/" + row.mode : row.kernel;
+  if (row.library != "araios") return row.kernel;
+  return row.kernel + "/" + row.mode + (row.keepXInL2.value_or(false) ? "+L2x" : "");
 }
 
 /// One line per measurement on stdout: the numbers a person watching the run wants.
@@ -245,6 +265,7 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
     row.format = k.format;
     row.library = k.library;
     row.mode = k.mode;
+    if (k.library == "araios") row.keepXInL2 = k.keepXInL2;
     return row;
   };
 
@@ -282,7 +303,7 @@ void runMatrix(const ExecSpace& exec, const MatrixCase& matrix, const BackendInf
   std::unique_ptr<cuda::CusparseHandle> cusparse;
 #endif
   for (const auto& k : backend.plan) {
-    ctx.progress.begin(matrix.source.name, k.name + " " + k.mode, base.precision, weight);
+    ctx.progress.begin(matrix.source.name, k.name + " " + k.mode + (k.keepXInL2 ? " +L2x" : ""), base.precision, weight);
     ResultRow row = rowFor(k);
     if (model && k.library == "araios") model->fill(row);
     try {

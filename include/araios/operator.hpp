@@ -35,6 +35,7 @@
 // kernels that sum in CSR order (OperatorOptions::csrOrderOnly): those give the bits of
 // csr-scalar whichever of them runs. Accurate mode gives the same bits for every kernel.
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/l2_window.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/kernel_builders.hpp>
@@ -67,6 +68,9 @@ struct OperatorOptions {
   /// Run the portable Kokkos kernel where a backend has a hand-written one (the tests compare
   /// the two bit for bit).
   bool portableOnly = false;
+  /// Keep x in the device's last-level cache during each product (SpmvOptions::keepXInL2; on
+  /// CUDA an L2 access-policy window, nothing on the host backends). Same bits either way.
+  bool keepXInL2 = false;
 
   // Kernel::Auto only:
   /// The constants that rank the kernels; null: the device's profile (deviceProfile).
@@ -252,7 +256,9 @@ class SpmvOperator {
     options.algorithm = s.entry->algorithm;
     options.mode = mode;
     options.portableOnly = s.options.portableOnly;
-    s.prepared->apply(exec, x, y, alpha, beta, options, s.workspace->get(exec));
+    const Vector workspace = s.workspace->get(exec);
+    Impl::withXInL2(exec, x, s.options.keepXInL2,
+                    [&] { s.prepared->apply(exec, x, y, alpha, beta, options, workspace); });
   }
 
   const KernelEntry& kernel() const { return *state().entry; }

@@ -15,7 +15,10 @@
 // make it on every call and fence before freeing it: CSC in deterministic and accurate modes
 // groups its entries by row, BRCP and SC-CSR in accurate mode convert to CSR. An SpmvOperator
 // makes it once.
+// SpmvOptions::keepXInL2 puts the backend's cache hint for x (detail/l2_window.hpp) around the
+// product here, for every format.
 #include <araios/backends/backends.hpp>
+#include <araios/detail/l2_window.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/spmv_state.hpp>
 #include <araios/error.hpp>
@@ -89,11 +92,13 @@ void spmv(const ExecSpace& exec, const Matrix& A, const XView& x, const YView& y
                      " entries; expected x of " + std::to_string(A.numCols) + " and y of " +
                      std::to_string(A.numRows));
   }
-  if constexpr (Impl::isCanonicalVector<XView, Matrix> && Impl::isCanonicalVector<YView, Matrix>) {
-    Impl::spmvCanonical(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
-  } else {
-    Impl::applySpmv(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
-  }
+  Impl::withXInL2(exec, x, options.keepXInL2, [&] {
+    if constexpr (Impl::isCanonicalVector<XView, Matrix> && Impl::isCanonicalVector<YView, Matrix>) {
+      Impl::spmvCanonical(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
+    } else {
+      Impl::applySpmv(exec, A, x, y, alpha, beta, options, workspace, Impl::SpmvState<ExecSpace, Matrix>());
+    }
+  });
 }
 
 template <class ExecSpace, class Matrix, class XView, class YView>

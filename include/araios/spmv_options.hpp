@@ -23,6 +23,12 @@ struct SpmvOptions {
   /// Run the portable Kokkos kernel even where a backend has a hand-tuned specialisation
   /// (backends/). The tests use it to check each specialisation against the portable kernel.
   bool portableOnly = false;
+  /// Ask the device to keep x in its last-level cache while the product runs, the matrix's
+  /// arrays streaming past it: on CUDA an L2 access-policy window over x on the execution
+  /// space instance's stream (backends/cuda/l2_window_cuda.hpp, which says what it does to the
+  /// device's persisting-L2 set-aside); nothing on the host backends. The same bits either way.
+  /// Off by default: it is measured per matrix (araios-bench --keep-x-in-l2).
+  bool keepXInL2 = false;
 };
 
 inline const char* toString(SpmvAlgorithm algorithm) {

@@ -11,5 +11,6 @@
 #include <araios/backends/cuda/csr_lanes_cuda.hpp>
 #include <araios/backends/cuda/device_description_cuda.hpp>
 #include <araios/backends/cuda/free_memory_cuda.hpp>
+#include <araios/backends/cuda/l2_window_cuda.hpp>
 #include <araios/backends/cuda/segmented_block_scan_cuda.hpp>
 #endif
