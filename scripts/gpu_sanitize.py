@@ -110,8 +110,9 @@ TOOL_OPTIONS = {
 }
 
 # Programs that take more than a few minutes under a tool: run case by case with --split auto.
+# (Shell patterns: the distributed programs, one per rank count, each run a few long cases.)
 SPLIT_BY_DEFAULT = ("test_solvers", "test_segmented", "test_spmv_modes", "test_repro_spmv",
-                    "test_repro_spmv_2_threads")
+                    "test_repro_spmv_2_threads", "test_canonical_orders", "test_distributed_*")
 
 # Left out of every run's environment (see the module's description).
 UNSET_ENVIRONMENT = ("ARAIOS_REPRO_ROLE", "ARAIOS_REPRO_HASHES")
