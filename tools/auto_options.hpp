@@ -3,9 +3,10 @@
 // pagerank: the named profile (or the device's, whose refusal is reported once), the products
 // the build is spread over, the memory limit and --csr-order-only.
 //
-// A device without a profile is calibrated once, quickly (`araios calibrate --quick`), and its
-// profile cached in the user's folder, where every later run finds it. ARAIOS_NO_CALIBRATION=1
-// (or a cache folder that cannot be written) keeps the built-in constants instead.
+// A device without a profile of its own is calibrated once, quickly (`araios calibrate
+// --quick`), and its profile cached in the user's folder, where every later run finds it.
+// ARAIOS_NO_CALIBRATION=1 (or a cache folder that cannot be written) keeps what findProfile
+// gave instead: the nearest GPU's profile, or the built-in constants.
 #include "command_args.hpp"
 #include "kernel_choice.hpp"
 
@@ -29,7 +30,8 @@ void setAutoOptions(OperatorOptions& options, const ExecSpace& exec, const Choic
     options.profile = Impl::deviceProfile(exec, &warning);
     if (!warning.empty()) fmt::print(stderr, "araios: warning: {}\n", warning);
     const char* noCalibration = std::getenv("ARAIOS_NO_CALIBRATION");
-    if (options.profile->source == "built-in" && (noCalibration == nullptr || std::string(noCalibration) != "1")) {
+    const bool ownProfile = options.profile->source != "built-in" && options.profile->standsInFor.empty();
+    if (!ownProfile && (noCalibration == nullptr || std::string(noCalibration) != "1")) {
       const DeviceDescription device = describeDevice(exec);
       fmt::print(stderr, "araios: no performance profile for {} ({}); calibrating it once (araios calibrate --quick) "
                  "into {}\n", device.name, backend, userProfileDirectory());
@@ -41,7 +43,9 @@ void setAutoOptions(OperatorOptions& options, const ExecSpace& exec, const Choic
         runCalibrate(calibrate);
         options.profile = std::make_shared<const PerformanceProfile>(findProfile(device));
       } catch (const Error& e) {
-        fmt::print(stderr, "araios: warning: calibration failed ({}); using the built-in constants\n", e.what());
+        fmt::print(stderr, "araios: warning: calibration failed ({}); using {}\n", e.what(),
+                   options.profile->source == "built-in" ? std::string("the built-in constants")
+                                                         : options.profile->device.name + "'s profile");
       }
     }
   }

@@ -11,7 +11,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -85,6 +87,36 @@ std::string slug(const std::string& text) {
 bool isFile(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/// The files BACKEND-*.json in `dir`, by name; none when it cannot be listed.
+std::vector<std::string> backendProfileFiles(const std::string& dir, const std::string& backend) {
+  std::vector<std::string> files;
+  std::error_code error;
+  const std::string prefix = slug(backend) + "-";
+  for (std::filesystem::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > prefix.size() + 5 && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.compare(name.size() - 5, 5, ".json") == 0 && isFile(it->path().string())) {
+      files.push_back(it->path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+/// How unlike two GPUs are: the summed |log ratio| of their multiprocessors, clocks, memory
+/// clocks and caches, over the attributes both descriptions give.
+double deviceDistance(const DeviceDescription& a, const DeviceDescription& b) {
+  double distance = 0;
+  const auto add = [&](double x, double y) {
+    if (x > 0 && y > 0) distance += std::abs(std::log(x / y));
+  };
+  add(a.multiprocessors, b.multiprocessors);
+  add(a.clockMHz, b.clockMHz);
+  add(a.memoryClockMHz, b.memoryClockMHz);
+  add(static_cast<double>(a.cacheBytes), static_cast<double>(b.cacheBytes));
+  return distance;
 }
 
 }  // namespace
@@ -292,7 +324,31 @@ PerformanceProfile findProfile(const DeviceDescription& device, std::string* war
       note(std::string(e.what()) + "; ignored");
     }
   }
-  return builtinProfile(device.backend);
+  if (!isGpuBackend(device.backend)) return builtinProfile(device.backend);
+  // A GPU without a profile of its own: the nearest other GPU's fitted constants rank the
+  // kernels far better than the built-in ones (docs/model.md, "Devices without a profile").
+  std::optional<PerformanceProfile> nearest;
+  double nearestDistance = 0;
+  for (const std::string& dir : profileSearchPath()) {
+    for (const std::string& path : backendProfileFiles(dir, device.backend)) {
+      try {
+        PerformanceProfile p = readProfile(path, device.backend);
+        const double distance = deviceDistance(device, p.device);
+        if (!nearest || distance < nearestDistance) {
+          nearest = std::move(p);
+          nearestDistance = distance;
+        }
+      } catch (const ProfileError& e) {
+        note(std::string(e.what()) + "; ignored");
+      }
+    }
+  }
+  if (!nearest) return builtinProfile(device.backend);
+  nearest->standsInFor = device.name;
+  note("no performance profile for " + device.name + " (" + device.backend + "); using the one of " +
+       nearest->device.name + ", the nearest GPU with one (" + nearest->source +
+       "); `araios calibrate` fits one for this device");
+  return *nearest;
 }
 
 }  // namespace araios

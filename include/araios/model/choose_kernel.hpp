@@ -81,6 +81,7 @@ inline KernelChoice chooseKernel(const MatrixFeatures& f, const PerformanceProfi
   KernelChoice choice;
   choice.profile = profile.source == "built-in" ? std::string("built-in constants (no profile for this device)")
                                                 : profile.device.name + " (" + profile.source + ")";
+  if (!profile.standsInFor.empty()) choice.profile += ", the nearest GPU's: none for " + profile.standsInFor;
   // Say so rather than predict as if the profile had measured the term and found it free.
   if (const std::string absent = absentTermNames(profile); !absent.empty()) {
     choice.profile += "; fitted before the term " + absent + ", taken as 0 until araios calibrate runs again";

@@ -49,6 +49,9 @@ struct PerformanceProfile {
   std::string created;  ///< ISO 8601, UTC
   /// Where it came from: a file's path, or "built-in".
   std::string source = "built-in";
+  /// The GPU this profile stands in for when findProfile found none of that GPU's own and took
+  /// the nearest other GPU's; empty when the profile is the device's own or built-in.
+  std::string standsInFor;
   /// Constants of t_product, by kernel (registry order) and mode (Fast, Deterministic, Accurate).
   std::array<std::array<ProductTerms, kModeCount>, kKernelCount> product{};
   std::array<std::array<FitQuality, kModeCount>, kKernelCount> quality{};
@@ -105,17 +108,23 @@ inline double predictBuildSeconds(const PerformanceProfile& p, Kernel kernel, co
   return dotTerms(buildTerms(kernel, f), p.build[static_cast<std::size_t>(kernelEntry(kernel).format)]);
 }
 
+/// Whether a backend runs on a GPU (its built-in constants and findProfile's fallback differ).
+inline bool isGpuBackend(const std::string& backend) { return backend == "cuda"; }
+
 /// The fallback when no profile fits the device: a GPU's constants (gpu) or a CPU's.
 inline PerformanceProfile builtinProfile(const std::string& backend) {
-  const bool gpu = backend == "cuda";
+  const bool gpu = isGpuBackend(backend);
   PerformanceProfile p;
   p.device.backend = backend;
   p.device.name = "built-in";
   p.device.cacheBytes = gpu ? (50 << 20) : (32 << 20);
   // launch, stream byte, gathered line, missed line, row, irregular step, step of the longest
   // row, scattered entry (a GPU: an H100's csr-scalar took 417 us longer than SELL over the
-  // 54 M entries of a block FEM matrix; a CPU walks a row in order)
-  const ProductTerms base = gpu ? ProductTerms{6e-6, 1 / 2.5e12, 4e-12, 4e-11, 2e-13, 4e-13, 2e-9, 8e-12}
+  // 54 M entries of a block FEM matrix; a CPU walks a row in order). A GPU's step of the longest
+  // row is a dependent load from memory, about 0.3 us: the H100's fitted constants lie between
+  // 0.27 and 0.37 us for ELL, SELL, DIA, JDS, BRC, VAB and csr-vector, and an H200 walked a
+  // power-law graph's longest row (2,477 entries) with JDS in 1.4 ms.
+  const ProductTerms base = gpu ? ProductTerms{6e-6, 1 / 2.5e12, 4e-12, 4e-11, 4e-12, 4e-13, 3e-7, 8e-12}
                                 : ProductTerms{4e-6, 1 / 2.0e10, 2e-10, 3e-9, 5e-10, 0, 1e-9, 0};
   for (std::size_t k = 0; k < kKernelCount; ++k) {
     const KernelEntry& entry = kernelRegistry()[k];
@@ -161,8 +170,12 @@ std::string userProfileDirectory();
 std::vector<std::string> profileSearchPath();
 
 /// The profile for `device`: the file $ARAIOS_PROFILE names, else profileFileName(device) in
-/// the first folder of profileSearchPath() that holds it, else builtinProfile. A file that is
-/// found but refused is reported in `warning` and the search goes on.
+/// the first folder of profileSearchPath() that holds it; else, for a GPU, the profile of the
+/// nearest other GPU of the same backend in those folders (fewest differences in
+/// multiprocessors, clocks and cache; its standsInFor names `device`, and `warning` says so);
+/// else builtinProfile. A CPU gets the built-in constants rather than another CPU's profile,
+/// whose constants depend on its thread count. A file that is found but refused is reported in
+/// `warning` and the search goes on.
 PerformanceProfile findProfile(const DeviceDescription& device, std::string* warning = nullptr);
 
 }  // namespace araios
