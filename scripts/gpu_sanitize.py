@@ -254,7 +254,7 @@ def choose_gpus(option, available):
 
 
 class GpuPool:
-    """Hands each starting job the GPU with the fewest jobs running (the lowest id on a tie)."""
+    """Hands each starting job the GPU with the fewest jobs running (on a tie, the first listed)."""
 
     def __init__(self, gpus):
         self.running = {g: 0 for g in gpus}
@@ -264,7 +264,7 @@ class GpuPool:
         with self.lock:
             if not self.running:
                 return None
-            gpu = min(self.running, key=lambda g: (self.running[g], list(self.running).index(g)))
+            gpu = min(self.running, key=self.running.get)  # min keeps the first of equals
             self.running[gpu] += 1
             return gpu
 

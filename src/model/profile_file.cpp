@@ -331,6 +331,8 @@ PerformanceProfile findProfile(const DeviceDescription& device, std::string* war
   double nearestDistance = 0;
   for (const std::string& dir : profileSearchPath()) {
     for (const std::string& path : backendProfileFiles(dir, device.backend)) {
+      // The device's own file was read above, and refused if it is here: not again.
+      if (std::find(candidates.begin(), candidates.end(), path) != candidates.end()) continue;
       try {
         PerformanceProfile p = readProfile(path, device.backend);
         const double distance = deviceDistance(device, p.device);

@@ -448,6 +448,19 @@ BOOST_AUTO_TEST_CASE(a_gpu_without_a_profile_takes_the_nearest_gpus) {
   BOOST_TEST(found.source == ownPath);
   BOOST_TEST(found.standsInFor.empty());
 
+  // A device whose own file is refused: reported once, and the nearest GPU's profile taken.
+  const DeviceDescription broken = gpu("Test GPU 63", 63, 1700, 1600, 24 << 20);
+  {
+    std::ofstream own(dir.file(profileFileName(broken)));
+    own << "{";
+  }
+  std::string brokenWarning;
+  const PerformanceProfile instead = findProfile(broken, &brokenWarning);
+  BOOST_TEST(instead.source == mid);
+  const std::string ownName = profileFileName(broken);
+  const std::size_t first = brokenWarning.find(ownName);
+  BOOST_TEST((first != std::string::npos && brokenWarning.find(ownName, first + 1) == std::string::npos), brokenWarning);
+
   DeviceDescription host;
   host.backend = "openmp";
   host.name = "Test CPU without a profile";
