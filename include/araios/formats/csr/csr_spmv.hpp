@@ -83,9 +83,10 @@ struct CsrLanesKernel {
 /// over the row, the sums through team scratch) reads a row that does not stay in cache once
 /// per lane, and its team machinery costs on short rows: on a 2-core Xeon it took 1.4 to 4.6
 /// times csr-scalar's time, and this kernel takes 0.29 to 0.76 of its time
-/// (bench/results/cpu-2core-xeon/). Rows of up to 32 entries, the lanes of one product each,
-/// take shortRow, unrolled for their length: 0.92 to 1.5 times csr-scalar's time instead of 1.3
-/// to 2.0 (the longer the row, the closer; lanes_probe.cpp there).
+/// (bench/results/cpu-2core-xeon/). A row of up to 32 entries, one product per lane, takes
+/// shortRow, unrolled for its length: 0.92 to 1.58 times csr-scalar's time instead of 1.2 to
+/// 2.1 (the longer the row, the closer; short_rows_probe.cpp there). A longer row fills every
+/// lane, so the whole tree runs.
 template <class Csr, class XView, class YView>
 struct CsrLanesHostKernel {
   using Value = typename Csr::value_type;
@@ -95,9 +96,6 @@ struct CsrLanesHostKernel {
   XView x;
   YView y;
   Value alpha, beta;
-
-  /// Rows of at most this many entries take shortRow: each lane holds one product.
-  static constexpr int kShortRow = 32;
 
   /// The tree over lanes [0, Active), Width its next level, unrolled at compile time.
   template <int Active, int Width>
@@ -113,9 +111,8 @@ struct CsrLanesHostKernel {
   }
 
   /// A row of L entries, L known at compile time: lane l holds entry l's product, then the
-  /// same tree, so the lanes stay in registers and no loop bound is read. The general walk
-  /// below gives the same bits but keeps its 32 lanes in memory; on rows of a few entries its
-  /// loops cost more than the sums.
+  /// same tree, so the lanes stay in registers and no loop bound is read. On rows of a few
+  /// entries a walk over 32 lanes in memory costs more than the sums.
   template <int L>
   KOKKOS_INLINE_FUNCTION Value shortRow(Offset begin) const {
     Value lanes[L];
@@ -127,7 +124,8 @@ struct CsrLanesHostKernel {
     return lanes[0];
   }
 
-  /// shortRow<L + 1> for the row's length, one of L + 1... (1 to kShortRow).
+  /// shortRow<L + 1> for the row's length, one of L + 1... (1 to kCanonicalLanes); an empty
+  /// row's sum is -0.0.
   template <int... L>
   KOKKOS_INLINE_FUNCTION Value shortRowOf(Offset length, Offset begin, std::integer_sequence<int, L...>) const {
     Value sum = sumIdentity<Value>();
@@ -137,14 +135,12 @@ struct CsrLanesHostKernel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
     const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
-    if (end - begin >= Offset(1) && end - begin <= Offset(kShortRow)) {
-      storeRow(y, i, shortRowOf(end - begin, begin, std::make_integer_sequence<int, kShortRow>()), alpha, beta);
+    if (end - begin <= Offset(kCanonicalLanes)) {
+      storeRow(y, i, shortRowOf(end - begin, begin, std::make_integer_sequence<int, kCanonicalLanes>()), alpha, beta);
       return;
     }
-    // Lanes [0, active) may hold something other than -0.0; no lane past them is read.
-    int active = end - begin < Offset(kCanonicalLanes) ? static_cast<int>(end - begin) : kCanonicalLanes;
     Value lanes[kCanonicalLanes];
-    for (int lane = 0; lane < (active > 0 ? active : 1); ++lane) lanes[lane] = sumIdentity<Value>();
+    for (int lane = 0; lane < kCanonicalLanes; ++lane) lanes[lane] = sumIdentity<Value>();
     Offset k = begin;
     for (; end - k >= Offset(kCanonicalLanes); k += kCanonicalLanes) {
       for (int lane = 0; lane < kCanonicalLanes; ++lane) {
@@ -152,11 +148,7 @@ struct CsrLanesHostKernel {
       }
     }
     for (int lane = 0; k + lane < end; ++lane) accumulateProduct(lanes[lane], A.values(k + lane), x(A.colIdx(k + lane)));
-    for (int width = kCanonicalLanes / 2; width >= 1; width /= 2) {
-      if (active <= width) continue;  // every partner lane l + width holds -0.0
-      for (int lane = 0; lane < active - width; ++lane) lanes[lane] = unfusedSum(lanes[lane], lanes[lane + width]);
-      active = width;
-    }
+    laneTree<kCanonicalLanes, kCanonicalLanes / 2>(lanes);
     storeRow(y, i, lanes[0], alpha, beta);
   }
 };
