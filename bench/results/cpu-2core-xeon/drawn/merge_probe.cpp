@@ -57,14 +57,7 @@ int main(int argc, char** argv) {
     }
     std::sort(tM.begin(), tM.end()); std::sort(tS.begin(), tS.end());
     auto h1 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-    std::string path = std::string("/tmp/mp/bits-") + c.name;
-    const char* verdict = "saved";
-    if (save) { FILE* f = std::fopen(path.c_str(), "wb"); std::fwrite(h1.data(), 8, c.rows, f); std::fclose(f); }
-    else {
-      std::vector<double> old(c.rows); FILE* f = std::fopen(path.c_str(), "rb");
-      verdict = f && std::fread(old.data(), 8, c.rows, f) == size_t(c.rows) && std::memcmp(old.data(), h1.data(), 8 * c.rows) == 0 ? "same bits" : "BITS DIFFER";
-      if (f) std::fclose(f);
-    }
+    const char* verdict = saveOrCompareBits(std::string("/tmp/mp/bits-") + c.name, h1.data(), c.rows, save);
     std::printf("%-13s nnz %9ld  csr-merge %7.2f ms  csr-scalar %7.2f ms  merge/scalar %.2f  %s\n", c.name, (long)A.nnz(),
                 tM[10] * 1e3, tS[10] * 1e3, tM[10] / tS[10], verdict);
   }

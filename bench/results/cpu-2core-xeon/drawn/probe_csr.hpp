@@ -1,11 +1,15 @@
 #pragma once
-// Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp): a random square CSR
-// matrix in the memory of Csr's device. Row i has length(i, rng) entries in uniformly drawn
+// Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp, short_rows_probe.cpp): a
+// random square CSR matrix in the memory of Csr's device, and the check of a kernel's bits against
+// another build's. Row i has length(i, rng) entries in uniformly drawn
 // columns (sorted, repeats kept), with values in [1, 2).
 #include <araios/formats/csr/csr.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -47,4 +51,21 @@ Csr randomCsr(int rows, unsigned seed, const Length& length) {
     ptr[i + 1] = col.size();
   }
   return csrFromArrays<Csr>(rows, ptr, col, val);
+}
+
+/// With `save`, writes y's n values to `path` and returns "saved"; else compares them with that
+/// file, written by a build of the other kernel: "same bits" or "BITS DIFFER".
+inline const char* saveOrCompareBits(const std::string& path, const double* y, std::size_t n, bool save) {
+  if (save) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    const bool written = f && std::fwrite(y, sizeof(double), n, f) == n;
+    if (f) std::fclose(f);
+    return written ? "saved" : "NOT SAVED";
+  }
+  std::vector<double> old(n);
+  FILE* f = std::fopen(path.c_str(), "rb");
+  const bool same = f && std::fread(old.data(), sizeof(double), n, f) == n &&
+                    std::memcmp(old.data(), y, sizeof(double) * n) == 0;
+  if (f) std::fclose(f);
+  return same ? "same bits" : "BITS DIFFER";
 }

@@ -49,12 +49,7 @@ int main(int argc, char** argv) {
     }
     std::sort(tL.begin(), tL.end()); std::sort(tS.begin(), tS.end());
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y1);
-    std::string path = std::string("/tmp/mp/lanes-") + c.name;
-    const char* verdict = "saved";
-    if (save) { FILE* f = std::fopen(path.c_str(), "wb"); std::fwrite(h.data(), 8, c.rows, f); std::fclose(f); }
-    else { std::vector<double> old(c.rows); FILE* f = std::fopen(path.c_str(), "rb");
-      verdict = f && std::fread(old.data(), 8, c.rows, f) == size_t(c.rows) && std::memcmp(old.data(), h.data(), 8 * c.rows) == 0 ? "same bits" : "BITS DIFFER";
-      if (f) std::fclose(f); }
+    const char* verdict = saveOrCompareBits(std::string("/tmp/mp/lanes-") + c.name, h.data(), c.rows, save);
     std::printf("%-11s nnz %9ld  det csr-vector %7.2f ms  csr-scalar %7.2f ms  ratio %.2f  %s\n", c.name, (long)A.nnz(),
                 tL[10] * 1e3, tS[10] * 1e3, tL[10] / tS[10], verdict);
   }
