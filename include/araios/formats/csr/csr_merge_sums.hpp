@@ -21,7 +21,9 @@ struct RoundedMergeSum {
   using Partial = Value;
   using Staged = Value;
   /// The compiler keeps to 64 registers a thread for eight 128-thread teams an SM (left alone it
-  /// took 94, which let five teams share an H100 SM, 31 % occupancy).
+  /// took 94, which let five teams share an H100 SM, 31 % occupancy). Ten an SM (48 registers) run
+  /// 1.27 to 1.43x slower on an H100; twelve no longer fit a 128-thread team; four teams of 256
+  /// threads run 1.02 to 1.13x slower (bench/results/nvidia-h100/merge_one_launch).
   static constexpr int kTeamsPerSm = 8;
 
   KOKKOS_INLINE_FUNCTION static Partial identity() { return sumIdentity<Value>(); }
