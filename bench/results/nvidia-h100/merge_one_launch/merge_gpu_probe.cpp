@@ -21,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -90,21 +89,8 @@ int main(int argc, char** argv) {
     Impl::csrMergePass<Impl::RoundedMergeSum<double>>(exec, A, xc, y, 1.0, 0.0, work, bounds);
     exec.fence();
     const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-    const std::string path = dir + "/bits-" + c.name;
-    std::string verdict = "saved";
-    if (save) {
-      FILE* f = std::fopen(path.c_str(), "wb");
-      if (!f || std::fwrite(h.data(), sizeof(double), c.rows, f) != std::size_t(c.rows)) verdict = "NOT SAVED";
-      if (f) std::fclose(f);
-    } else {
-      std::vector<double> old(c.rows);
-      FILE* f = std::fopen(path.c_str(), "rb");
-      const bool same = f && std::fread(old.data(), sizeof(double), c.rows, f) == std::size_t(c.rows) &&
-                        std::memcmp(old.data(), h.data(), sizeof(double) * c.rows) == 0;
-      if (f) std::fclose(f);
-      verdict = same ? "same bits" : "BITS DIFFER";
-      differ += same ? 0 : 1;
-    }
+    const std::string verdict = saveOrCompareBits(dir + "/bits-" + c.name, h.data(), c.rows, save);
+    differ += verdict == "BITS DIFFER" ? 1 : 0;
     std::printf("%-14s %10ld %6ld %14.1f %12.1f  %s\n", c.name, static_cast<long>(A.nnz()),
                 static_cast<long>(layout.teams), op, bare, verdict.c_str());
     std::fflush(stdout);
