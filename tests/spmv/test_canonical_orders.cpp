@@ -11,6 +11,8 @@
 //     segment s at each level: s / 2), left + right, a child without the row's entries
 //     adding nothing;
 // both then stored by the one formula y_i = alpha*sum (beta == 0) or fma(alpha, sum, beta*y_i).
+// COO, CSC and HYB in Deterministic mode give csr-scalar's bits (CSR order), whether a thread or
+// a team reads a row.
 // The host loops are written here from that text, not taken from the kernels. Rows of every
 // length from 0 to 70 cover each level of the tree, and values spread over many binades make
 // the order show in the last bits (any other order fails on them).
@@ -30,6 +32,8 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 using araios::test::KokkosFixture;
@@ -361,6 +365,104 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_operator_searches_its_team_bounds_once, 
   }
   BOOST_TEST(wrong == 0, "bare matrix, " << Exec::name() << ": " << wrong << " rows differ from the merge order");
   BOOST_TEST(searches.count() == 2, "bare matrix, " << Exec::name() << ": " << searches.count() << " searches for 2 products");
+}
+
+/// Rows on both sides of the walk's long-row limit and across its chunks of staged entries
+/// (rows_in_order.hpp: 256 and 512): lengths 0 to 3 among rows of up to 1,600, values and x
+/// over many binades.
+io::HostMatrix rowsAcrossChunks() {
+  std::mt19937_64 rng(4099);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30), shortLength(0, 3);
+  const std::int64_t longLengths[] = {255, 256, 257, 511, 512, 513, 1024, 1025, 1600};
+  const std::int64_t rows = 3000, cols = 4000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t length = r % 97 == 13 ? longLengths[(r / 97) % 9] : shortLength(rng);
+    for (std::int64_t k = 0; k < length; ++k) {
+      entries.emplace_back(r, (r * 3 + k * 2) % cols, std::ldexp(mantissa(rng), exponent(rng)));
+    }
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
+/// COO, CSC and HYB sum each row in CSR order in Deterministic mode, whether a thread walks the
+/// row or, on a GPU, a whole team reads a long one (detail/rows_in_order.hpp). Checked against
+/// the literal CSR order through spmv, and with the team walk forced on every backend (teams
+/// of 2 to 256 threads, rows of more than 3 entries read by the team) through the walk itself.
+BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  using Acc = Impl::RoundedRowSum<Value>;
+  Exec exec;
+  for (const auto& [name, host] : {std::pair<const char*, io::HostMatrix>{"every_row_length", everyRowLength()},
+                                   std::pair<const char*, io::HostMatrix>{"rows_across_chunks", rowsAcrossChunks()}}) {
+    const Coo coo = cooFromHost<Coo>(host);
+    const Csr csr = csrFromCoo(exec, coo);
+    const auto csc = cscFromCsr(exec, csr);
+    const auto hyb = hybFromCsrWithEllWidth(exec, csr, 2);
+    exec.fence();
+    std::vector<Value> x = test::randomVector<Value>(host.numCols, 31);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
+    const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 37);
+    const Vector xd("x", x.size()), yd("y", y0.size());
+    {
+      auto xm = Kokkos::create_mirror_view(xd);
+      for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
+      Kokkos::deep_copy(xd, xm);
+    }
+    const auto ym = Kokkos::create_mirror_view(yd);
+    const auto check = [&](const std::string& what, Value alpha, Value beta, const auto& product) {
+      const std::vector<Value> expected = csrOrder(toHost(csr), x, y0, alpha, beta);
+      for (std::size_t i = 0; i < y0.size(); ++i) ym(i) = beta == Value(0) ? std::nan("") : y0[i];
+      Kokkos::deep_copy(yd, ym);
+      product(alpha, beta);
+      exec.fence();
+      Kokkos::deep_copy(ym, yd);
+      std::int64_t wrong = 0, firstWrong = -1;
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (!sameBits(ym(i), expected[i])) {
+          if (firstWrong < 0) firstWrong = static_cast<std::int64_t>(i);
+          ++wrong;
+        }
+      }
+      BOOST_TEST(wrong == 0, name << " " << what << " " << Exec::name() << " alpha=" << alpha << " beta=" << beta
+                                  << ": " << wrong << " rows differ from CSR order, first row " << firstWrong);
+    };
+    SpmvOptions options;
+    options.mode = Mode::Deterministic;
+    for (const auto& [alpha, beta] : {std::pair<Value, Value>{1, 0}, std::pair<Value, Value>{-0.75, 0.5}}) {
+      check("coo", alpha, beta, [&](Value a, Value b) { spmv(exec, coo, xd, yd, a, b, options); });
+      check("csc", alpha, beta, [&](Value a, Value b) { spmv(exec, csc, xd, yd, a, b, options); });
+      check("hyb", alpha, beta, [&](Value a, Value b) { spmv(exec, hyb, xd, yd, a, b, options); });
+      for (const int teamSize : {2, 256}) {
+        const std::string team = " team walk of " + std::to_string(teamSize);
+        check("coo" + team, alpha, beta, [&](Value a, Value b) {
+          Impl::walkRowsInOrderByTeams<Acc>(exec, Impl::cooRowWalk(exec, coo), xd, yd, a, b, "test::coo", teamSize, 3);
+        });
+        check("csc" + team, alpha, beta, [&](Value a, Value b) {
+          using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
+          const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
+          const Impl::CscRowWalk<std::decay_t<decltype(csc)>, decltype(grouped.order), decltype(grouped.colOfEntry)>
+              rows{csc, grouped.order, grouped.colOfEntry, csc.numRows};
+          Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::csc", teamSize, 3);
+          exec.fence();  // the grouping dies with this scope
+        });
+        check("hyb" + team, alpha, beta, [&](Value a, Value b) {
+          const auto tail = Impl::cooRowWalk(exec, hyb.coo);
+          const Impl::HybRowWalk<std::decay_t<decltype(hyb)>, std::decay_t<decltype(tail)>> rows{hyb.ell, tail,
+                                                                                                   hyb.numRows};
+          Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::hyb", teamSize, 3);
+        });
+      }
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE_TEMPLATE(generated_matrices, Cfg, test::AllConfigs) {

@@ -7,9 +7,11 @@
 //                  runs the Deterministic walk instead.
 //   Deterministic  no atomics: a sorted segmented reduction. Each row's entries are taken in
 //                  the canonical order of coo_row_order.hpp (storage order within the row) and
-//                  summed by one thread from -0.0, each product and sum rounded on its own
-//                  (RoundedRowSum), then stored through storeRow. For a COO made from CSR
-//                  (or read from a sorted file) that is CSR order: the bits of csr-scalar.
+//                  summed one after the other from -0.0, each product and sum rounded on its
+//                  own (RoundedRowSum), then stored through storeRow (the walk of
+//                  detail/rows_in_order.hpp: on a GPU a long row's entries are read by a whole
+//                  team). For a COO made from CSR (or read from a sorted file) that is CSR
+//                  order: the bits of csr-scalar.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 //                  An operator runs the CSR Accurate product on the CSR matrix it was built
 //                  from instead (csr_accurate.hpp): the same bits, and a long row is no
@@ -17,9 +19,12 @@
 // Without CooMatrix::rowPtr, the deterministic and accurate modes sort the entries by row on
 // every call (a bucket sort; allocates and costs several products).
 #include <araios/detail/row_sum.hpp>
+#include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
+
+#include <cstdint>
 
 namespace araios::Impl {
 
@@ -34,42 +39,33 @@ struct CooAtomicKernel {
   }
 };
 
-/// Adds row i's COO entries, in the canonical order, to an accumulator: the whole row of a
-/// COO matrix, the tail of a row of HYB.
+/// The rows of a COO structure for the walk in CSR order (detail/rows_in_order.hpp): row i is
+/// its entries in the canonical order. Also the tail of a HYB row.
 template <class Coo, class Order>
-struct CooRowEntries {
+struct CooRowWalk {
+  using Value = typename Coo::value_type;
+  using Offset = typename Coo::size_type;
   Coo A;
   Order order;
+  typename Coo::ordinal_type numRows;
   template <class Acc, class XView>
-  KOKKOS_INLINE_FUNCTION void add(Acc& acc, typename Coo::ordinal_type i, const XView& x) const {
-    for (auto q = order.ptr(i); q < order.ptr(i + 1); ++q) {
-      const auto k = order.entry(q);
-      acc.add(A.values(k), x(A.colIdx(k)));
-    }
+  KOKKOS_INLINE_FUNCTION void head(Acc&, std::int64_t, const XView&) const {}
+  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return order.ptr(i); }
+  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return order.ptr(i + 1); }
+  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
+    const Offset k = order.entry(q);
+    a = A.values(k);
+    column = static_cast<std::int64_t>(A.colIdx(k));
   }
 };
 
-template <class Entries, class XView, class YView, class Acc>
-struct CooRowKernel {
-  using Value = typename YView::non_const_value_type;
-  Entries entries;
-  XView x;
-  YView y;
-  Value alpha, beta;
-  template <class Ordinal>
-  KOKKOS_INLINE_FUNCTION void operator()(Ordinal i) const {
-    Acc acc;
-    entries.add(acc, i, x);
-    acc.store(y, i, alpha, beta);
-  }
-};
-
-/// The entries of a COO structure by row, in the canonical order.
+/// The rows of a COO structure in the canonical order (sorted on the call where the COO has no
+/// row offsets).
 template <class ExecSpace, class Coo>
-auto cooRowEntries(const ExecSpace& exec, const Coo& A) {
+auto cooRowWalk(const ExecSpace& exec, const Coo& A) {
   using Offset = typename Coo::size_type;
   auto order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, A.rowPtr, "araios::spmv::coo::rowOrder");
-  return CooRowEntries<Coo, decltype(order)>{A, order};
+  return CooRowWalk<Coo, decltype(order)>{A, order, A.numRows};
 }
 
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
@@ -89,14 +85,11 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
                            CooAtomicKernel<Coo, XView, YView>{A, x, y, alpha});
       return;
     }
-    const auto entries = cooRowEntries(exec, A);
+    const auto rows = cooRowWalk(exec, A);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      using Acc = typename decltype(tag)::type;
-      Kokkos::parallel_for("araios::spmv::coo_rows",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                           CooRowKernel<decltype(entries), XView, std::decay_t<decltype(yv)>, Acc>{entries, x, yv, alpha, beta});
+      walkRowsInOrder<typename decltype(tag)::type>(exec, rows, x, yv, alpha, beta, "araios::spmv::coo_rows");
     });
-    if (!entries.order.identity) exec.fence();  // the sorted order dies with this scope
+    if (!rows.order.identity) exec.fence();  // the sorted order dies with this scope
   }
 };
 

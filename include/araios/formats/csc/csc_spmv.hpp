@@ -5,10 +5,11 @@
 //                  entries is spread over many teams, where one thread per column would walk it
 //                  alone. The order of the additions into a row depends on scheduling.
 //   Deterministic  no atomics: the entries are grouped by row (a bucket sort, ties by storage
-//                  position, which is increasing column order), and one thread per row sums
-//                  its entries in that order from -0.0, each product and sum rounded
+//                  position, which is increasing column order), and each row's entries are
+//                  summed in that order from -0.0, each product and sum rounded
 //                  (RoundedRowSum): the order, and so the bits, of csr-scalar on the same
-//                  (column-sorted) matrix.
+//                  (column-sorted) matrix. The walk of detail/rows_in_order.hpp: a thread per
+//                  row, and on a GPU a whole team reads a long row.
 //   Accurate       an operator runs the CSR Accurate product on the CSR matrix it was built
 //                  from (csr_accurate.hpp); a bare matrix, the Deterministic walk with the
 //                  Accurate accumulators (row_sum.hpp). Either is correctly rounded.
@@ -20,6 +21,7 @@
 #include <araios/detail/device_memory.hpp>
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/row_sum.hpp>
+#include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
 #include <araios/formats/csc/csc.hpp>
@@ -124,22 +126,24 @@ struct CscScatterKernel {
   }
 };
 
-template <class Csc, class Order, class ColView, class XView, class YView, class Acc>
-struct CscRowKernel {
+/// CSC's rows for the walk in CSR order (detail/rows_in_order.hpp): row i is its entries in
+/// the grouping's order (increasing column), each with its column from the grouping.
+template <class Csc, class Order, class ColView>
+struct CscRowWalk {
   using Value = typename Csc::value_type;
+  using Offset = typename Csc::size_type;
   Csc A;
   Order order;
   ColView colOfEntry;
-  XView x;
-  YView y;
-  Value alpha, beta;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csc::ordinal_type i) const {
-    Acc acc;
-    for (auto q = order.ptr(i); q < order.ptr(i + 1); ++q) {
-      const auto k = order.entry(q);
-      acc.add(A.values(k), x(colOfEntry(k)));
-    }
-    acc.store(y, i, alpha, beta);
+  typename Csc::ordinal_type numRows;
+  template <class Acc, class XView>
+  KOKKOS_INLINE_FUNCTION void head(Acc&, std::int64_t, const XView&) const {}
+  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return order.ptr(i); }
+  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return order.ptr(i + 1); }
+  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
+    const Offset k = order.entry(q);
+    a = A.values(k);
+    column = static_cast<std::int64_t>(colOfEntry(k));
   }
 };
 
@@ -202,13 +206,10 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
+    const CscRowWalk<Csc, decltype(rows.order), decltype(rows.colOfEntry)> walk{A, rows.order, rows.colOfEntry,
+                                                                                A.numRows};
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      using Acc = typename decltype(tag)::type;
-      using Kernel = CscRowKernel<Csc, decltype(rows.order), decltype(rows.colOfEntry), XView,
-                                  std::decay_t<decltype(yv)>, Acc>;
-      Kokkos::parallel_for("araios::spmv::csc_rows",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                           Kernel{A, rows.order, rows.colOfEntry, x, yv, alpha, beta});
+      walkRowsInOrder<typename decltype(tag)::type>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows");
     });
     if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }

@@ -13,13 +13,20 @@
 
 namespace araios::Impl {
 
-/// Nothing after the ELL slots of a row (HYB's COO part is another tail).
-struct NoRowTail {
-  template <class Acc, class Ordinal, class XView>
-  KOKKOS_INLINE_FUNCTION void add(Acc&, Ordinal, const XView&) const {}
-};
+/// Adds row r's ELL slots to an accumulator, up to its first padding slot: the whole row of
+/// ELL, the head of a HYB row.
+template <class Ell, class Acc, class XView>
+KOKKOS_INLINE_FUNCTION void addEllSlots(const Ell& A, Acc& acc, typename Ell::ordinal_type r, const XView& x) {
+  using Ordinal = typename Ell::ordinal_type;
+  for (Ordinal t = 0; t < A.width; ++t) {
+    const auto s = A.slot(r, t);
+    const Ordinal c = A.colIdx(s);
+    if (c == Ell::paddingColumn) break;  // the rest of the row is padding
+    acc.add(A.values(s), x(c));
+  }
+}
 
-template <class Ell, class XView, class YView, class Acc, class Tail = NoRowTail>
+template <class Ell, class XView, class YView, class Acc>
 struct EllRowKernel {
   using Value = typename Ell::value_type;
   using Ordinal = typename Ell::ordinal_type;
@@ -27,30 +34,22 @@ struct EllRowKernel {
   XView x;
   YView y;
   Value alpha, beta;
-  Tail tail;
   KOKKOS_INLINE_FUNCTION void operator()(Ordinal r) const {
     Acc acc;
-    for (Ordinal t = 0; t < A.width; ++t) {
-      const auto s = A.slot(r, t);
-      const Ordinal c = A.colIdx(s);
-      if (c == Ell::paddingColumn) break;  // the rest of the row is padding
-      acc.add(A.values(s), x(c));
-    }
-    tail.add(acc, r, x);
+    addEllSlots(A, acc, r, x);
     acc.store(y, r, alpha, beta);
   }
 };
 
-/// Launches the one-thread-per-row kernel in the accumulator of `mode`; HYB runs it on its
-/// ELL part, with its COO part as the tail of each row.
-template <class ExecSpace, class Ell, class XView, class YView, class Tail = NoRowTail>
+/// Launches the one-thread-per-row kernel in the accumulator of `mode`.
+template <class ExecSpace, class Ell, class XView, class YView>
 void ellRowSpmv(const ExecSpace& exec, const Ell& A, const XView& x, const YView& y, typename Ell::value_type alpha,
-                typename Ell::value_type beta, Mode mode, const char* label, const Tail& tail = {}) {
+                typename Ell::value_type beta, Mode mode, const char* label) {
   withRowAccumulator<typename Ell::value_type>(exec, mode, y, beta, [&](auto tag, const auto& yv) {
     using Acc = typename decltype(tag)::type;
     Kokkos::parallel_for(label,
                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Ell::ordinal_type>>(exec, 0, A.numRows),
-                         EllRowKernel<Ell, XView, std::decay_t<decltype(yv)>, Acc, Tail>{A, x, yv, alpha, beta, tail});
+                         EllRowKernel<Ell, XView, std::decay_t<decltype(yv)>, Acc>{A, x, yv, alpha, beta});
   });
 }
 

@@ -7,19 +7,44 @@
 //                  additions make the low bits of rows with COO entries depend on scheduling.
 //                  On a CPU, where atomic additions cost more than the row walk
 //                  (fastModeScattersAtomically), Fast mode runs the Deterministic walk.
-//   Deterministic  one thread per row sums its ELL slots and then its COO entries (the COO
-//                  part is sorted by row, in CSR order) from -0.0, each product and sum rounded,
-//                  and stores once: the row's entries in CSR order, the bits of csr-scalar.
+//   Deterministic  a row's ELL slots and then its COO entries (the COO part is sorted by row,
+//                  in CSR order) summed one after the other from -0.0, each product and sum
+//                  rounded, and stored once: the row's entries in CSR order, the bits of
+//                  csr-scalar. The walk of detail/rows_in_order.hpp: a thread per row, and on a
+//                  GPU a whole team reads the COO entries of a long row.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 //                  An operator runs the CSR Accurate product on the CSR matrix it was built
 //                  from instead (csr_accurate.hpp): the same bits, and a long row is no
 //                  longer one thread's walk.
+#include <araios/detail/row_sum.hpp>
+#include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo_spmv.hpp>
 #include <araios/formats/ell/ell_spmv.hpp>
 #include <araios/formats/hyb/hyb.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
 namespace araios::Impl {
+
+/// HYB's rows for the walk in CSR order (detail/rows_in_order.hpp): a row's ELL slots, walked
+/// by the row's thread, then its COO entries, which a long row's team reads on a GPU.
+template <class Hyb, class Tail>
+struct HybRowWalk {
+  using Value = typename Hyb::value_type;
+  using Offset = typename Hyb::size_type;
+  decltype(Hyb::ell) ell;
+  Tail tail;
+  typename Hyb::ordinal_type numRows;
+  template <class Acc, class XView>
+  KOKKOS_INLINE_FUNCTION void head(Acc& acc, std::int64_t i, const XView& x) const {
+    addEllSlots(ell, acc, static_cast<typename Hyb::ordinal_type>(i), x);
+  }
+  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return tail.begin(i); }
+  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return tail.end(i); }
+  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const { tail.entry(q, a, column); }
+};
 
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
@@ -38,8 +63,11 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
                            CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
       return;
     }
-    const auto tail = cooRowEntries(exec, A.coo);
-    ellRowSpmv(exec, A.ell, x, y, alpha, beta, options.mode, "araios::spmv::hyb::rows", tail);
+    const auto tail = cooRowWalk(exec, A.coo);
+    const HybRowWalk<Hyb, std::decay_t<decltype(tail)>> rows{A.ell, tail, A.numRows};
+    withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
+      walkRowsInOrder<typename decltype(tag)::type>(exec, rows, x, yv, alpha, beta, "araios::spmv::hyb::rows");
+    });
     if (!tail.order.identity) exec.fence();  // the sorted order dies with this scope
   }
 };

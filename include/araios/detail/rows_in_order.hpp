@@ -1,0 +1,176 @@
+#pragma once
+// The row walk in CSR order that COO, CSC and HYB run outside Fast mode: each row's entries
+// summed one after the other, in the format's canonical order, into one accumulator (row_sum.hpp).
+// The order is a chain of dependent additions, so a row cannot be split; what can be shared is
+// the reading. One thread per row reads a long row alone: on a GPU each entry then waits on its
+// own loads (a row of 2,000,000 entries took 0.2 s on an H200), while the rest of the GPU idles.
+//
+// So on a GPU the rows are walked by teams of kRowTeamSize threads, a thread per row of the
+// team's block, and a row of more than kLongRowEntries staged entries is left to the whole team
+// once the short ones are done: the team's threads load the row in chunks of kLongRowChunk
+// entries into scratch (coalesced, many loads in flight), and thread 0 adds them in order, into
+// the one accumulator, while the other warps load the next chunk. The same operations in the
+// same order as the thread's walk, so the same bits; only who loads changes. On a CPU a thread
+// per row reads its row at memory speed, and the walk stays one thread per row.
+//
+// A format describes its rows by a Rows type with
+//   numRows                       the number of rows;
+//   head(acc, i, x)               entries of row i added before the staged ones, by the row's
+//                                 one thread (HYB's ELL slots; nothing for COO and CSC);
+//   begin(i), end(i)              the positions of row i's other entries, in order;
+//   entry(q, a, column)           the value and column at position q.
+#include <araios/detail/host_space.hpp>
+#include <araios/detail/team_scratch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace araios::Impl {
+
+/// Rows of a GPU team's block: one per thread.
+constexpr int kRowTeamSize = 256;
+/// Staged entries above which a row is read by its whole team instead of its own thread.
+constexpr std::int64_t kLongRowEntries = 256;
+/// Entries of a long row staged at once (two such buffers per team).
+constexpr int kLongRowChunk = 512;
+
+/// One thread per row: the walk itself.
+template <class Rows, class XView, class YView, class Acc>
+struct RowsInOrderKernel {
+  using Value = typename YView::non_const_value_type;
+  Rows rows;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  template <class Ordinal>
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal i) const {
+    Acc acc;
+    rows.head(acc, i, x);
+    for (auto q = rows.begin(i); q < rows.end(i); ++q) {
+      Value a;
+      std::int64_t column;
+      rows.entry(q, a, column);
+      acc.add(a, static_cast<Value>(x(column)));
+    }
+    acc.store(y, i, alpha, beta);
+  }
+};
+
+/// A team per block of rows: a thread per short row, then the whole team per long row.
+template <class ExecSpace, class Rows, class XView, class YView, class Acc>
+struct RowsInOrderTeamKernel {
+  using Value = typename YView::non_const_value_type;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Rows rows;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  std::int64_t longRowEntries;  ///< kLongRowEntries, or less to test the team's reading on small matrices
+
+  static std::size_t scratchBytes(int teamSize) {
+    return scratchArrayBytes<Value>(4 * kLongRowChunk) + scratchArrayBytes<std::int64_t>(teamSize) +
+           scratchArrayBytes<int>(1);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const int rank = team.team_rank(), size = team.team_size();
+    // Two buffers, each a chunk's values then its x values (one array: an array of pointers
+    // indexed at run time would live in local memory).
+    Value* staged = scratchArray<Value>(team, 4 * kLongRowChunk);
+    std::int64_t* longRows = scratchArray<std::int64_t>(team, size);
+    int* longCount = scratchArray<int>(team, 1);
+    if (rank == 0) *longCount = 0;
+    team.team_barrier();
+
+    const std::int64_t i = static_cast<std::int64_t>(team.league_rank()) * size + rank;
+    if (i < static_cast<std::int64_t>(rows.numRows)) {
+      if (static_cast<std::int64_t>(rows.end(i) - rows.begin(i)) > longRowEntries) {
+        longRows[Kokkos::atomic_fetch_add(longCount, 1)] = i;  // which slot does not matter: rows are independent
+      } else {
+        RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta}(i);
+      }
+    }
+    team.team_barrier();
+    const int count = *longCount;
+    for (int l = 0; l < count; ++l) longRow(team, rank, size, longRows[l], staged);
+  }
+
+  /// Row r by the whole team. Thread 0 adds chunk c while threads from `loaders` up stage chunk
+  /// c + 1 (on a GPU the warps after the first, so that thread 0's warp does not diverge).
+  KOKKOS_INLINE_FUNCTION void longRow(const Member& team, int rank, int size, std::int64_t r, Value* staged) const {
+    const std::int64_t begin = static_cast<std::int64_t>(rows.begin(r)), end = static_cast<std::int64_t>(rows.end(r));
+    const std::int64_t chunks = (end - begin + kLongRowChunk - 1) / kLongRowChunk;
+    const auto stage = [&](std::int64_t c, int first) {
+      if (rank < first) return;
+      const std::int64_t from = begin + c * kLongRowChunk;
+      const std::int64_t to = from + kLongRowChunk < end ? from + kLongRowChunk : end;
+      Value* v = staged + (c % 2) * 2 * kLongRowChunk;
+      Value* xv = v + kLongRowChunk;
+      for (std::int64_t q = from + (rank - first); q < to; q += size - first) {
+        Value a;
+        std::int64_t column;
+        rows.entry(q, a, column);
+        v[q - from] = a;
+        xv[q - from] = static_cast<Value>(x(column));
+      }
+    };
+    const int loaders = size >= 64 ? 32 : (size > 1 ? 1 : 0);
+    Acc acc;
+    if (rank == 0) rows.head(acc, r, x);
+    stage(0, 0);
+    team.team_barrier();
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      if (rank == 0) {
+        if (loaders == 0 && c > 0) stage(c, 0);  // a team of one thread loads and adds in turn
+        const std::int64_t from = begin + c * kLongRowChunk;
+        const int n = static_cast<int>(end - from < kLongRowChunk ? end - from : kLongRowChunk);
+        const Value* v = staged + (c % 2) * 2 * kLongRowChunk;
+        const Value* xv = v + kLongRowChunk;
+        for (int k = 0; k < n; ++k) acc.add(v[k], xv[k]);
+      } else if (c + 1 < chunks) {
+        stage(c + 1, loaders);
+      }
+      team.team_barrier();
+    }
+    if (rank == 0) acc.store(y, r, alpha, beta);
+  }
+};
+
+/// The team walk on any backend, with teams of `teamSize` threads and rows of more than
+/// `longRowEntries` staged entries read by the whole team (the GPU's walk; on a CPU for tests).
+template <class Acc, class ExecSpace, class Rows, class XView, class YView>
+void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                            typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                            const char* label, int teamSize, std::int64_t longRowEntries) {
+  using Kernel = RowsInOrderTeamKernel<ExecSpace, Rows, XView, YView, Acc>;
+  if (rows.numRows <= 0) return;
+  const Kernel kernel{rows, x, y, alpha, beta, longRowEntries};
+  // The Accurate accumulators take many registers: the team may have to be smaller.
+  const int largest = Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1)
+                          .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(teamSize)))
+                          .team_size_max(kernel, Kokkos::ParallelForTag());
+  const int size = teamSize < largest ? teamSize : largest;
+  const std::int64_t teams = (static_cast<std::int64_t>(rows.numRows) + size - 1) / size;
+  Kokkos::parallel_for(label,
+                       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), size)
+                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(size))),
+                       kernel);
+}
+
+/// The walk of `rows` in accumulator Acc: on a CPU a thread per row; on a GPU a team per block
+/// of rows, long rows read by the whole team.
+template <class Acc, class ExecSpace, class Rows, class XView, class YView>
+void walkRowsInOrder(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                     typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                     const char* label) {
+  if constexpr (isHostSpace<ExecSpace>()) {
+    using Ordinal = decltype(rows.numRows);
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, rows.numRows),
+                         RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta});
+  } else {
+    walkRowsInOrderByTeams<Acc>(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries);
+  }
+}
+
+}  // namespace araios::Impl
