@@ -183,6 +183,16 @@ HostCsr<typename Csr::value_type> toHost(const Csr& csr) {
   return hostCsr;
 }
 
+/// A host vector copied into a new device vector.
+template <class Vector, class Value>
+Vector toDevice(const std::vector<Value>& v) {
+  const Vector d("x", v.size());
+  const auto m = Kokkos::create_mirror_view(d);
+  for (std::size_t j = 0; j < v.size(); ++j) m(j) = v[j];
+  Kokkos::deep_copy(d, m);
+  return d;
+}
+
 /// Counts, while it lives, the parallel_for launches labelled `label` (Kokkos's tool hook).
 class LaunchCounter {
  public:
@@ -300,12 +310,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_operator_searches_its_team_bounds_once, 
   std::vector<Value> x = test::randomVector<Value>(host.numCols, 4321);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
   const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 8765);
-  const Vector xd("x", x.size()), yd("y", y0.size());
-  {
-    auto xm = Kokkos::create_mirror_view(xd);
-    for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
-    Kokkos::deep_copy(xd, xm);
-  }
+  const Vector xd = toDevice<Vector>(x), yd("y", y0.size());
   const auto ym = Kokkos::create_mirror_view(yd);
   const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
   // The merge order's y for each scaling, evaluated on the host once.
@@ -401,8 +406,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
   using Vector = Kokkos::View<Value*, Device>;
   using Acc = Impl::RoundedRowSum<Value>;
   Exec exec;
-  for (const auto& [name, host] : {std::pair<const char*, io::HostMatrix>{"every_row_length", everyRowLength()},
-                                   std::pair<const char*, io::HostMatrix>{"rows_across_chunks", rowsAcrossChunks()}}) {
+  for (const auto& matrix : {std::pair<const char*, io::HostMatrix>{"every_row_length", everyRowLength()},
+                             std::pair<const char*, io::HostMatrix>{"rows_across_chunks", rowsAcrossChunks()}}) {
+    const char* const name = matrix.first;  // not a structured binding: lambdas below capture it
+    const io::HostMatrix& host = matrix.second;
     const Coo coo = cooFromHost<Coo>(host);
     const Csr csr = csrFromCoo(exec, coo);
     const auto csc = cscFromCsr(exec, csr);
@@ -411,12 +418,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
     std::vector<Value> x = test::randomVector<Value>(host.numCols, 31);
     for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
     const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 37);
-    const Vector xd("x", x.size()), yd("y", y0.size());
-    {
-      auto xm = Kokkos::create_mirror_view(xd);
-      for (std::size_t j = 0; j < x.size(); ++j) xm(j) = x[j];
-      Kokkos::deep_copy(xd, xm);
-    }
+    const Vector xd = toDevice<Vector>(x), yd("y", y0.size());
     const auto ym = Kokkos::create_mirror_view(yd);
     const auto check = [&](const std::string& what, Value alpha, Value beta, const auto& product) {
       const std::vector<Value> expected = csrOrder(toHost(csr), x, y0, alpha, beta);
@@ -449,8 +451,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
         check("csc" + team, alpha, beta, [&](Value a, Value b) {
           using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
           const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
-          const Impl::CscRowWalk<std::decay_t<decltype(csc)>, decltype(grouped.order), decltype(grouped.colOfEntry)>
-              rows{csc, grouped.order, grouped.colOfEntry, csc.numRows};
+          const auto rows = Impl::rowOrderWalk(csc.values, grouped.colOfEntry, grouped.order, csc.numRows);
           Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::csc", teamSize, 3);
           exec.fence();  // the grouping dies with this scope
         });

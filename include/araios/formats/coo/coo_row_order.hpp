@@ -33,6 +33,35 @@ struct RowOrder {
   KOKKOS_INLINE_FUNCTION Offset entry(Offset q) const { return identity ? q : perm(q); }
 };
 
+/// Rows in a canonical order, for the walk in CSR order (detail/rows_in_order.hpp): row i is
+/// positions order.ptr(i) to order.ptr(i + 1) - 1, and position q holds the entry
+/// order.entry(q), whose value is values(entry) and column columns(entry). COO's columns are
+/// its column indices; CSC's, the column of each stored entry from its grouping by row.
+template <class ValuesView, class ColumnsView, class Order>
+struct RowOrderWalk {
+  using Value = typename ValuesView::non_const_value_type;
+  using Offset = typename decltype(Order::ptr)::non_const_value_type;
+  ValuesView values;
+  ColumnsView columns;
+  Order order;
+  std::int64_t numRows;
+  template <class Acc, class XView>
+  KOKKOS_INLINE_FUNCTION void head(Acc&, std::int64_t, const XView&) const {}
+  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return order.ptr(i); }
+  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return order.ptr(i + 1); }
+  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
+    const Offset k = order.entry(q);
+    a = values(k);
+    column = static_cast<std::int64_t>(columns(k));
+  }
+};
+
+template <class ValuesView, class ColumnsView, class Order>
+RowOrderWalk<ValuesView, ColumnsView, Order> rowOrderWalk(const ValuesView& values, const ColumnsView& columns,
+                                                          const Order& order, std::int64_t numRows) {
+  return {values, columns, order, numRows};
+}
+
 /// Whether `cachedPtr` holds row offsets of `numRows` rows (numRows + 1 entries): the entries
 /// are then sorted by row, and their storage order is the canonical order.
 template <class PtrView>

@@ -39,33 +39,13 @@ struct CooAtomicKernel {
   }
 };
 
-/// The rows of a COO structure for the walk in CSR order (detail/rows_in_order.hpp): row i is
-/// its entries in the canonical order. Also the tail of a HYB row.
-template <class Coo, class Order>
-struct CooRowWalk {
-  using Value = typename Coo::value_type;
-  using Offset = typename Coo::size_type;
-  Coo A;
-  Order order;
-  typename Coo::ordinal_type numRows;
-  template <class Acc, class XView>
-  KOKKOS_INLINE_FUNCTION void head(Acc&, std::int64_t, const XView&) const {}
-  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return order.ptr(i); }
-  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return order.ptr(i + 1); }
-  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
-    const Offset k = order.entry(q);
-    a = A.values(k);
-    column = static_cast<std::int64_t>(A.colIdx(k));
-  }
-};
-
-/// The rows of a COO structure in the canonical order (sorted on the call where the COO has no
-/// row offsets).
+/// The rows of a COO structure in the canonical order, for the walk in CSR order (sorted on the
+/// call where the COO has no row offsets). Also the tail of a HYB row.
 template <class ExecSpace, class Coo>
 auto cooRowWalk(const ExecSpace& exec, const Coo& A) {
   using Offset = typename Coo::size_type;
   auto order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, A.rowPtr, "araios::spmv::coo::rowOrder");
-  return CooRowWalk<Coo, decltype(order)>{A, order, A.numRows};
+  return rowOrderWalk(A.values, A.colIdx, order, A.numRows);
 }
 
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>

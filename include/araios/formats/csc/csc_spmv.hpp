@@ -126,27 +126,6 @@ struct CscScatterKernel {
   }
 };
 
-/// CSC's rows for the walk in CSR order (detail/rows_in_order.hpp): row i is its entries in
-/// the grouping's order (increasing column), each with its column from the grouping.
-template <class Csc, class Order, class ColView>
-struct CscRowWalk {
-  using Value = typename Csc::value_type;
-  using Offset = typename Csc::size_type;
-  Csc A;
-  Order order;
-  ColView colOfEntry;
-  typename Csc::ordinal_type numRows;
-  template <class Acc, class XView>
-  KOKKOS_INLINE_FUNCTION void head(Acc&, std::int64_t, const XView&) const {}
-  KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return order.ptr(i); }
-  KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return order.ptr(i + 1); }
-  KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
-    const Offset k = order.entry(q);
-    a = A.values(k);
-    column = static_cast<std::int64_t>(colOfEntry(k));
-  }
-};
-
 /// CSC's entries grouped by row: what the deterministic and accurate products walk.
 template <class Ordinal, class Offset, class Device>
 struct CscRows {
@@ -206,8 +185,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
-    const CscRowWalk<Csc, decltype(rows.order), decltype(rows.colOfEntry)> walk{A, rows.order, rows.colOfEntry,
-                                                                                A.numRows};
+    const auto walk = rowOrderWalk(A.values, rows.colOfEntry, rows.order, A.numRows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       walkRowsInOrder<typename decltype(tag)::type>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows");
     });

@@ -36,7 +36,7 @@ struct HybRowWalk {
   using Offset = typename Hyb::size_type;
   decltype(Hyb::ell) ell;
   Tail tail;
-  typename Hyb::ordinal_type numRows;
+  std::int64_t numRows;
   template <class Acc, class XView>
   KOKKOS_INLINE_FUNCTION void head(Acc& acc, std::int64_t i, const XView& x) const {
     addEllSlots(ell, acc, static_cast<typename Hyb::ordinal_type>(i), x);
