@@ -451,7 +451,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
         check("csc" + team, alpha, beta, [&](Value a, Value b) {
           using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
           const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
-          const auto rows = Impl::rowOrderWalk(csc.values, grouped.colOfEntry, grouped.order, csc.numRows);
+          const auto rows =
+              Impl::rowOrderWalk<Impl::ColumnsAt::Position>(csc.values, grouped.colOfPosition, grouped.order, csc.numRows);
           Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::csc", teamSize, 3);
           exec.fence();  // the grouping dies with this scope
         });

@@ -33,11 +33,15 @@ struct RowOrder {
   KOKKOS_INLINE_FUNCTION Offset entry(Offset q) const { return identity ? q : perm(q); }
 };
 
+/// Where a row walk finds the column of the entry at position q of the order: at the entry's
+/// index (COO's column indices, in storage order) or at q itself (a column array already put in
+/// the order, as CSC's grouping keeps it).
+enum class ColumnsAt { Entry, Position };
+
 /// Rows in a canonical order, for the walk in CSR order (detail/rows_in_order.hpp): row i is
 /// positions order.ptr(i) to order.ptr(i + 1) - 1, and position q holds the entry
-/// order.entry(q), whose value is values(entry) and column columns(entry). COO's columns are
-/// its column indices; CSC's, the column of each stored entry from its grouping by row.
-template <class ValuesView, class ColumnsView, class Order>
+/// order.entry(q), whose value is values(entry).
+template <class ValuesView, class ColumnsView, class Order, ColumnsAt At>
 struct RowOrderWalk {
   using Value = typename ValuesView::non_const_value_type;
   using Offset = typename decltype(Order::ptr)::non_const_value_type;
@@ -52,13 +56,13 @@ struct RowOrderWalk {
   KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const {
     const Offset k = order.entry(q);
     a = values(k);
-    column = static_cast<std::int64_t>(columns(k));
+    column = static_cast<std::int64_t>(columns(At == ColumnsAt::Position ? q : k));
   }
 };
 
-template <class ValuesView, class ColumnsView, class Order>
-RowOrderWalk<ValuesView, ColumnsView, Order> rowOrderWalk(const ValuesView& values, const ColumnsView& columns,
-                                                          const Order& order, std::int64_t numRows) {
+template <ColumnsAt At, class ValuesView, class ColumnsView, class Order>
+RowOrderWalk<ValuesView, ColumnsView, Order, At> rowOrderWalk(const ValuesView& values, const ColumnsView& columns,
+                                                              const Order& order, std::int64_t numRows) {
   return {values, columns, order, numRows};
 }
 

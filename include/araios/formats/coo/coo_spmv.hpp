@@ -45,7 +45,7 @@ template <class ExecSpace, class Coo>
 auto cooRowWalk(const ExecSpace& exec, const Coo& A) {
   using Offset = typename Coo::size_type;
   auto order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, A.rowPtr, "araios::spmv::coo::rowOrder");
-  return rowOrderWalk(A.values, A.colIdx, order, A.numRows);
+  return rowOrderWalk<ColumnsAt::Entry>(A.values, A.colIdx, order, A.numRows);
 }
 
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>

@@ -20,6 +20,7 @@
 #include <araios/detail/compress.hpp>
 #include <araios/detail/device_memory.hpp>
 #include <araios/detail/host_space.hpp>
+#include <araios/detail/light_parallel_for.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
@@ -126,24 +127,42 @@ struct CscScatterKernel {
   }
 };
 
-/// CSC's entries grouped by row: what the deterministic and accurate products walk.
+/// CSC's entries grouped by row: what the deterministic and accurate products walk. The
+/// columns are kept in the order itself, so that a product gathers only the values (which the
+/// user may change between products) through the permutation.
 template <class Ordinal, class Offset, class Device>
 struct CscRows {
-  Kokkos::View<Ordinal*, Device> colOfEntry;  ///< the column of each stored entry
-  RowOrder<Offset, Device> order;              ///< the entries of each row, by increasing column
+  Kokkos::View<Ordinal*, Device> colOfPosition;  ///< the column of the entry at each position of the order
+  RowOrder<Offset, Device> order;                 ///< the entries of each row, by increasing column
 
-  /// Bytes of the grouping of nnz entries in `rows` rows: a column per entry, a permutation and
-  /// the row offsets.
+  /// Bytes of the grouping of nnz entries in `rows` rows: a column and an entry per position,
+  /// and the row offsets.
   static std::int64_t bytesFor(std::int64_t nnz, std::int64_t rows) {
     return nnz * static_cast<std::int64_t>(sizeof(Ordinal)) +
            (nnz + rows + 1) * static_cast<std::int64_t>(sizeof(Offset));
   }
+  /// Bytes while it is built: the column of each stored entry as well.
+  static std::int64_t peakBytesFor(std::int64_t nnz, std::int64_t rows) {
+    return bytesFor(nnz, rows) + nnz * static_cast<std::int64_t>(sizeof(Ordinal));
+  }
 
   bool ready() const { return order.ptr.extent(0) != 0; }
   std::int64_t bytes() const {
-    return ready() ? bytesFor(static_cast<std::int64_t>(colOfEntry.extent(0)),
+    return ready() ? bytesFor(static_cast<std::int64_t>(colOfPosition.extent(0)),
                               static_cast<std::int64_t>(order.ptr.extent(0)) - 1)
                    : 0;
+  }
+};
+
+/// columns(q) = colOfEntry(perm(q)): the columns put in the order of the grouping.
+template <class Columns, class Perm>
+struct ColumnsInOrder {
+  Columns columns;
+  Columns colOfEntry;
+  Perm perm;
+  template <class Index>
+  KOKKOS_INLINE_FUNCTION void operator()(Index q) const {
+    columns(q) = colOfEntry(perm(q));
   }
 };
 
@@ -154,8 +173,15 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
 
   static State groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
     State rows;
-    rows.colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
+    const auto colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
     rows.order = rowOrder<Offset>(exec, A.numRows, A.rowIdx, Kokkos::View<Offset*, Device>(), label + "::rowOrder");
+    rows.colOfPosition = Kokkos::View<Ordinal*, Device>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::colOfPosition"), A.nnz());
+    const std::string gather = label + "::colOfPosition";
+    lightParallelFor(gather.c_str(), exec, static_cast<std::int64_t>(A.nnz()),
+                     ColumnsInOrder<decltype(colOfEntry), decltype(rows.order.perm)>{rows.colOfPosition, colOfEntry,
+                                                                                   rows.order.perm});
+    exec.fence();  // colOfEntry dies with this scope
     return rows;
   }
 
@@ -164,7 +190,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   static State prepare(const ExecSpace& exec, const Csc& A, const CsrMatrix<Value, Ordinal, Offset, Device>&,
                        Mode mode) {
     if (mode != Mode::Deterministic) return State();
-    requireMemory(exec, State::bytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
+    requireMemory(exec, State::peakBytesFor(static_cast<std::int64_t>(A.nnz()), static_cast<std::int64_t>(A.numRows)),
                   buildingWhat("CSC's row order", A.numRows, A.numCols));
     return groupByRow(exec, A, "araios::operator::csc");
   }
@@ -185,7 +211,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
-    const auto walk = rowOrderWalk(A.values, rows.colOfEntry, rows.order, A.numRows);
+    const auto walk = rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       walkRowsInOrder<typename decltype(tag)::type>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows");
     });
