@@ -126,6 +126,19 @@ bool sameBits(Value a, Value b) {
   return std::memcmp(&a, &b, sizeof(Value)) == 0;
 }
 
+/// How many of y's rows differ from `expected` in any bit, and the first of them (-1: none).
+template <class Mirror, class Value>
+std::pair<std::int64_t, std::int64_t> rowsThatDiffer(const Mirror& y, const std::vector<Value>& expected) {
+  std::int64_t wrong = 0, first = -1;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (!sameBits(y(i), expected[i])) {
+      if (first < 0) first = static_cast<std::int64_t>(i);
+      ++wrong;
+    }
+  }
+  return {wrong, first};
+}
+
 /// Rows of 0 to 70 entries (each length several times), values and x spread over 2^-40..2^40
 /// with both signs, and some exact zeros of both signs among the values.
 io::HostMatrix everyRowLength() {
@@ -264,13 +277,7 @@ void checkOrders(const std::string& name, const io::HostMatrix& host) {
       spmv(exec, csr, xd, yd, alpha, beta, options);
       exec.fence();
       Kokkos::deep_copy(ym, yd);
-      std::int64_t wrong = 0, firstWrong = -1;
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (!sameBits(ym(i), expected[i])) {
-          if (firstWrong < 0) firstWrong = static_cast<std::int64_t>(i);
-          ++wrong;
-        }
-      }
+      const auto [wrong, firstWrong] = rowsThatDiffer(ym, expected);
       BOOST_TEST(wrong == 0, name << " " << kernel << " " << Exec::name() << " alpha=" << alpha << " beta=" << beta
                                   << ": " << wrong << " rows differ from the canonical order, first row "
                                   << firstWrong);
@@ -427,13 +434,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
       product(alpha, beta);
       exec.fence();
       Kokkos::deep_copy(ym, yd);
-      std::int64_t wrong = 0, firstWrong = -1;
-      for (std::size_t i = 0; i < expected.size(); ++i) {
-        if (!sameBits(ym(i), expected[i])) {
-          if (firstWrong < 0) firstWrong = static_cast<std::int64_t>(i);
-          ++wrong;
-        }
-      }
+      const auto [wrong, firstWrong] = rowsThatDiffer(ym, expected);
       BOOST_TEST(wrong == 0, name << " " << what << " " << Exec::name() << " alpha=" << alpha << " beta=" << beta
                                   << ": " << wrong << " rows differ from CSR order, first row " << firstWrong);
     };

@@ -1,11 +1,15 @@
 #pragma once
-// Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp, short_rows_probe.cpp): a
+// Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp, short_rows_probe.cpp) and
+// the GPU probes of bench/results/nvidia-h100 (their matrices, gpuProbeCases): a
 // random square CSR matrix in the memory of Csr's device, and the check of a kernel's bits against
 // another build's. Row i has length(i, rng) entries in uniformly drawn
 // columns (sorted, repeats kept), with values in [1, 2).
 #include <araios/formats/csr/csr.hpp>
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <memory>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
@@ -68,4 +72,28 @@ inline const char* saveOrCompareBits(const std::string& path, const double* y, s
                     std::memcmp(old.data(), y, sizeof(double) * n) == 0;
   if (f) std::fclose(f);
   return same ? "same bits" : "BITS DIFFER";
+}
+
+/// The matrices of the GPU probes (merge_gpu_probe.cpp, rows_in_order_gpu_probe.cpp): one row of
+/// 2,000,000 entries among rows of 1, 95 rows of 41,232 among short rows, a circuit-like matrix
+/// (rows of 1 to 9, one in 400 of 2,000 to 27,000), power-law rows (exponent 2.1), uniform rows of
+/// 4, and small matrices of 20,000 rows where the fixed costs show.
+struct ProbeCase {
+  const char* name;
+  int rows;
+  std::function<int(int, std::mt19937&)> length;
+};
+
+inline std::vector<ProbeCase> gpuProbeCases() {
+  const auto u = std::make_shared<std::uniform_real_distribution<double>>(0, 1);
+  return {
+      {"full-row-2M", 2000000, [](int i, std::mt19937&) { return i == 3 ? 2000000 : 1; }},
+      {"rows-41232", 1000000, [](int i, std::mt19937& r) { return i % 10526 == 5 ? 41232 : int(r() % 3); }},
+      {"circuit", 410000, [](int i, std::mt19937& r) { return i % 400 == 7 ? 2000 + int(r() % 25000) : 1 + int(r() % 9); }},
+      {"powerlaw-2.1", 1000000,
+       [u](int, std::mt19937& r) { return std::min(1000000, int(3 * std::pow(1 - (*u)(r), -1 / 1.1))); }},
+      {"uniform-4", 1600000, [](int, std::mt19937& r) { return 3 + int(r() % 3); }},
+      {"small-uniform", 20000, [](int, std::mt19937& r) { return 3 + int(r() % 3); }},
+      {"small-one-row", 20000, [](int i, std::mt19937&) { return i == 11 ? 20000 : 1; }},
+  };
 }

@@ -81,20 +81,9 @@ int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   const bool save = std::getenv("SAVE") != nullptr;
   const std::string dir = std::getenv("DIR") ? std::getenv("DIR") : "/tmp/rio";
-  std::uniform_real_distribution<double> u(0, 1);
-  struct Case {
-    const char* name;
-    int rows;
-    std::function<int(int, std::mt19937&)> length;
-  };
-  const std::vector<Case> cases = {
-      {"full-row-2M", 2000000, [](int i, std::mt19937&) { return i == 3 ? 2000000 : 1; }},
-      {"rows-41232", 1000000, [](int i, std::mt19937& r) { return i % 10526 == 5 ? 41232 : int(r() % 3); }},
-      {"circuit", 410000, [](int i, std::mt19937& r) { return i % 400 == 7 ? 2000 + int(r() % 25000) : 1 + int(r() % 9); }},
-      {"powerlaw-2.1", 1000000, [&](int, std::mt19937& r) { return std::min(1000000, int(3 * std::pow(1 - u(r), -1 / 1.1))); }},
-      {"uniform-4", 1600000, [](int, std::mt19937& r) { return 3 + int(r() % 3); }},
-      {"small-one-row", 20000, [](int i, std::mt19937&) { return i == 11 ? 20000 : 1; }},
-  };
+  std::vector<ProbeCase> cases = gpuProbeCases();
+  cases.erase(std::remove_if(cases.begin(), cases.end(), [](const ProbeCase& c) { return std::string(c.name) == "small-uniform"; }),
+              cases.end());
   std::printf("%-14s %10s  %-14s %12s  %s\n", "matrix", "nnz", "kernel", "us", "bits");
   int differ = 0;
   for (const auto& c : cases) {
