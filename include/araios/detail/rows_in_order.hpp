@@ -101,11 +101,13 @@ struct RowsInOrderTeamKernel {
   KOKKOS_INLINE_FUNCTION void longRow(const Member& team, int rank, int size, std::int64_t r, Value* staged) const {
     const std::int64_t begin = static_cast<std::int64_t>(rows.begin(r)), end = static_cast<std::int64_t>(rows.end(r));
     const std::int64_t chunks = (end - begin + kLongRowChunk - 1) / kLongRowChunk;
+    // Chunk c's values, followed by its x values, in buffer c % 2.
+    const auto buffer = [&](std::int64_t c) { return staged + (c % 2) * 2 * kLongRowChunk; };
     const auto stage = [&](std::int64_t c, int first) {
       if (rank < first) return;
       const std::int64_t from = begin + c * kLongRowChunk;
       const std::int64_t to = from + kLongRowChunk < end ? from + kLongRowChunk : end;
-      Value* v = staged + (c % 2) * 2 * kLongRowChunk;
+      Value* v = buffer(c);
       Value* xv = v + kLongRowChunk;
       for (std::int64_t q = from + (rank - first); q < to; q += size - first) {
         Value a;
@@ -125,7 +127,7 @@ struct RowsInOrderTeamKernel {
         if (loaders == 0 && c > 0) stage(c, 0);  // a team of one thread loads and adds in turn
         const std::int64_t from = begin + c * kLongRowChunk;
         const int n = static_cast<int>(end - from < kLongRowChunk ? end - from : kLongRowChunk);
-        const Value* v = staged + (c % 2) * 2 * kLongRowChunk;
+        const Value* v = buffer(c);
         const Value* xv = v + kLongRowChunk;
         for (int k = 0; k < n; ++k) acc.add(v[k], xv[k]);
       } else if (c + 1 < chunks) {
