@@ -25,6 +25,7 @@
 
 #include <araios/araios.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -440,7 +441,19 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
     };
     SpmvOptions options;
     options.mode = Mode::Deterministic;
+    // Operators keep the walk's plan (detail/rows_in_order.hpp); bare products plan on the call.
+    std::vector<SpmvOperator<Value, Ordinal, Offset, Exec>> operators;
+    for (const Kernel kernel : {Kernel::Coo, Kernel::Csc, Kernel::Hyb}) {
+      OperatorOptions operatorOptions;
+      operatorOptions.kernel = kernel;
+      operatorOptions.mode = Mode::Deterministic;
+      operators.emplace_back(exec, csr, operatorOptions);
+    }
     for (const auto& [alpha, beta] : {std::pair<Value, Value>{1, 0}, std::pair<Value, Value>{-0.75, 0.5}}) {
+      for (const auto& op : operators) {
+        check(std::string(op.kernel().name) + " operator", alpha, beta,
+              [&](Value a, Value b) { op.apply(exec, xd, yd, a, b); });
+      }
       check("coo", alpha, beta, [&](Value a, Value b) { spmv(exec, coo, xd, yd, a, b, options); });
       check("csc", alpha, beta, [&](Value a, Value b) { spmv(exec, csc, xd, yd, a, b, options); });
       check("hyb", alpha, beta, [&](Value a, Value b) { spmv(exec, hyb, xd, yd, a, b, options); });
@@ -465,6 +478,69 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
         });
       }
     }
+  }
+}
+
+/// One row of `longest` entries among 600 rows of 0 to 3 (no more than `longest`).
+io::HostMatrix oneLongRow(std::int64_t longest) {
+  std::mt19937_64 rng(static_cast<std::uint64_t>(7919 + longest));
+  std::uniform_int_distribution<std::int64_t> shortLength(0, std::min<std::int64_t>(3, longest));
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  const std::int64_t rows = 600, cols = 2000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t length = r == 411 ? longest : shortLength(rng);
+    for (std::int64_t k = 0; k < length; ++k) entries.emplace_back(r, (r + k * 5) % cols, value(rng));
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
+/// The row walk's plan (detail/rows_in_order.hpp): by teams on a GPU where some row has more
+/// than kLongRowEntries staged entries (for HYB, entries of its COO part), a thread per row
+/// otherwise and always on a CPU. The longest row it measures (on every backend) and the plans
+/// an operator keeps, against the longest row counted on the host, on both sides of the limit.
+BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  Exec exec;
+  constexpr bool gpu = !Impl::isHostSpace<Exec>();
+  constexpr std::int64_t limit = Impl::kLongRowEntries;
+  const std::int64_t longestRows[] = {0, 70, limit, limit + 1, limit + 2, limit + 3, 1600};
+  for (const std::int64_t longest : longestRows) {
+    const Coo coo = cooFromHost<Coo>(oneLongRow(longest));
+    const Csr csr = csrFromCoo(exec, coo);
+    const auto csc = cscFromCsr(exec, csr);
+    const auto hyb = hybFromCsrWithEllWidth(exec, csr, 2);
+    exec.fence();
+    // HYB stages only its COO part: count its rows on the host.
+    const auto tailRows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hyb.coo.rowIdx);
+    std::vector<std::int64_t> tailLength(static_cast<std::size_t>(hyb.numRows), 0);
+    for (std::size_t k = 0; k < tailRows.extent(0); ++k) ++tailLength[static_cast<std::size_t>(tailRows(k))];
+    const std::int64_t tailLongest = tailLength.empty() ? 0 : *std::max_element(tailLength.begin(), tailLength.end());
+
+    const auto expect = [&](const char* format, const auto& rows, const Impl::RowWalkPlan& plan, std::int64_t staged) {
+      const std::int64_t measured = Impl::longestStagedRow(exec, rows);
+      BOOST_TEST(measured == staged, format << " " << Exec::name() << ", longest row " << longest << ": measured "
+                                            << measured << " staged entries, expected " << staged);
+      BOOST_TEST(plan.ready(), format << " " << Exec::name() << ", longest row " << longest << ": no plan");
+      BOOST_TEST(plan.byTeams == (gpu && staged > limit),
+                 format << " " << Exec::name() << ", longest row " << longest << " (" << staged
+                        << " staged): by teams " << plan.byTeams);
+    };
+    using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
+    using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;
+    const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
+    const auto cscRows =
+        Impl::rowOrderWalk<Impl::ColumnsAt::Position>(csc.values, grouped.colOfPosition, grouped.order, csc.numRows);
+    expect("coo", Impl::cooRowWalk(exec, coo), Impl::Spmv<Exec, Coo>::prepare(exec, coo, csr, Mode::Deterministic),
+           longest);
+    expect("csc", cscRows, grouped.walk, longest);
+    expect("hyb", HybSpmv::rowWalk(exec, hyb), HybSpmv::prepare(exec, hyb, csr, Mode::Deterministic), tailLongest);
   }
 }
 

@@ -13,6 +13,13 @@
 // same order as the thread's walk, so the same bits; only who loads changes. On a CPU a thread
 // per row reads its row at memory speed, and the walk stays one thread per row.
 //
+// The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.2
+// to 3.0x the time of a thread per row on an H200 (stencil, FEM, uniform and rectangular
+// matrices: bench/results/nvidia-h200/rows_in_order), while on matrices with long rows it was
+// 2 to 24x faster. Not yet profiled; one candidate is that Kokkos 3.4.1 launches every TeamPolicy
+// kernel preferring shared memory to L1 (cudaFuncCachePreferShared), and a thread's walk along
+// its own row relies on L1 to keep the lines it has not finished reading.
+//
 // A format describes its rows by a Rows type with
 //   numRows                       the number of rows;
 //   head(acc, i, x)               entries of row i added before the staged ones, by the row's
@@ -34,6 +41,53 @@ constexpr int kRowTeamSize = 256;
 constexpr std::int64_t kLongRowEntries = 256;
 /// Entries of a long row staged at once (two such buffers per team).
 constexpr int kLongRowChunk = 512;
+
+/// How a matrix's rows are walked, chosen once from their lengths: on a GPU, by teams where some
+/// row has more than kLongRowEntries staged entries; otherwise, and always on a CPU, a thread
+/// per row. An operator keeps its plan (detail/spmv_state.hpp); a bare product plans on the call.
+struct RowWalkPlan {
+  bool planned = false;
+  bool byTeams = false;
+  bool ready() const { return planned; }
+  std::int64_t bytes() const { return 0; }
+};
+
+/// The most staged entries of any row.
+template <class Rows>
+struct LongestStagedRow {
+  Rows rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& longest) const {
+    const auto n = static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
+    if (n > longest) longest = n;
+  }
+};
+
+/// The most entries any row of `rows` stages (begin(i) to end(i)), by a reduction on `exec`, read
+/// back: it waits for `exec`.
+template <class ExecSpace, class Rows>
+std::int64_t longestStagedRow(const ExecSpace& exec, const Rows& rows) {
+  std::int64_t longest = 0;
+  if (rows.numRows > 0) {
+    Kokkos::parallel_reduce("araios::spmv::longest_row",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, rows.numRows),
+                            LongestStagedRow<Rows>{rows}, Kokkos::Max<std::int64_t>(longest));
+  }
+  return longest;
+}
+
+/// The plan for walking `rows` on `exec`: on a GPU from the longest row (so it waits for
+/// `exec`); on a CPU a thread per row, with nothing to measure.
+template <class ExecSpace, class Rows>
+RowWalkPlan planRowWalk(const ExecSpace& exec, const Rows& rows) {
+  RowWalkPlan plan;
+  plan.planned = true;
+  if constexpr (!isHostSpace<ExecSpace>()) {
+    plan.byTeams = longestStagedRow(exec, rows) > kLongRowEntries;
+  } else {
+    (void)exec, (void)rows;
+  }
+  return plan;
+}
 
 /// One thread per row: the walk itself.
 template <class Rows, class XView, class YView, class Acc>
@@ -160,19 +214,18 @@ void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView
                        kernel);
 }
 
-/// The walk of `rows` in accumulator Acc: on a CPU a thread per row; on a GPU a team per block
-/// of rows, long rows read by the whole team.
-template <class Acc, class ExecSpace, class Rows, class XView, class YView>
+/// The walk of `rows` in accumulator Acc, as `plan` (from planRowWalk on these rows) says: by
+/// teams, or a thread per row indexed by Index (the format's ordinal type).
+template <class Acc, class Index, class ExecSpace, class Rows, class XView, class YView>
 void walkRowsInOrder(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
                      typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                     const char* label) {
-  if constexpr (isHostSpace<ExecSpace>()) {
-    using Ordinal = decltype(rows.numRows);
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, rows.numRows),
-                         RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta});
-  } else {
+                     const char* label, const RowWalkPlan& plan) {
+  if (plan.byTeams) {
     walkRowsInOrderByTeams<Acc>(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries);
+    return;
   }
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>> policy(exec, 0, static_cast<Index>(rows.numRows));
+  Kokkos::parallel_for(label, policy, RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta});
 }
 
 }  // namespace araios::Impl

@@ -51,10 +51,21 @@ auto cooRowWalk(const ExecSpace& exec, const Coo& A) {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  /// How the rows are walked (detail/rows_in_order.hpp), planned once for an operator whatever
+  /// its mode: one reduction over the rows, where apply may walk them in any mode.
+  using State = RowWalkPlan;
+
+  template <class Csr>
+  static State prepare(const ExecSpace& exec, const Coo& A, const Csr& /*source*/, Mode /*mode*/) {
+    const State plan = planRowWalk(exec, cooRowWalk(exec, A));
+    exec.fence();  // a row order sorted for the plan dies with this scope
+    return plan;
+  }
+
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Coo& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options,
-                    const Kokkos::View<Value*, Device>& /*work*/) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/,
+                    const State& plan = State()) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
     // On a CPU Fast mode walks the rows as Deterministic mode does, where the entries are
     // sorted by row; without row offsets that walk would sort first, and the scatter is cheaper.
@@ -66,8 +77,10 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const auto rows = cooRowWalk(exec, A);
+    const State walk = plan.ready() ? plan : planRowWalk(exec, rows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      walkRowsInOrder<typename decltype(tag)::type>(exec, rows, x, yv, alpha, beta, "araios::spmv::coo_rows");
+      walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rows, x, yv, alpha, beta, "araios::spmv::coo_rows",
+                                                             walk);
     });
     if (!rows.order.identity) exec.fence();  // the sorted order dies with this scope
   }

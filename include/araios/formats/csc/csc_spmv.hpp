@@ -134,6 +134,7 @@ template <class Ordinal, class Offset, class Device>
 struct CscRows {
   Kokkos::View<Ordinal*, Device> colOfPosition;  ///< the column of the entry at each position of the order
   RowOrder<Offset, Device> order;                 ///< the entries of each row, by increasing column
+  RowWalkPlan walk;                               ///< how the product walks these rows (rows_in_order.hpp)
 
   /// Bytes of the grouping of nnz entries in `rows` rows: a column and an entry per position,
   /// and the row offsets.
@@ -181,6 +182,8 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     lightParallelFor(gather.c_str(), exec, static_cast<std::int64_t>(A.nnz()),
                      ColumnsInOrder<decltype(colOfEntry), decltype(rows.order.perm)>{rows.colOfPosition, colOfEntry,
                                                                                    rows.order.perm});
+    rows.walk =
+        planRowWalk(exec, rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows));
     exec.fence();  // colOfEntry dies with this scope
     return rows;
   }
@@ -213,7 +216,8 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
     const auto walk = rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      walkRowsInOrder<typename decltype(tag)::type>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows");
+      walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows",
+                                                             rows.walk);
     });
     if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }

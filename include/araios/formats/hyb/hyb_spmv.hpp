@@ -50,10 +50,26 @@ template <class ExecSpace, class Value, class Ordinal, class Offset, class Devic
 struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
   using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
+  /// How the rows are walked, by the lengths of their COO parts (detail/rows_in_order.hpp),
+  /// planned once for an operator whatever its mode.
+  using State = RowWalkPlan;
+
+  static auto rowWalk(const ExecSpace& exec, const Hyb& A) {
+    const auto tail = cooRowWalk(exec, A.coo);
+    return HybRowWalk<Hyb, std::decay_t<decltype(tail)>>{A.ell, tail, A.numRows};
+  }
+
+  template <class Csr>
+  static State prepare(const ExecSpace& exec, const Hyb& A, const Csr& /*source*/, Mode /*mode*/) {
+    const State plan = planRowWalk(exec, rowWalk(exec, A));
+    exec.fence();  // a row order sorted for the plan dies with this scope
+    return plan;
+  }
+
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options,
-                    const Kokkos::View<Value*, Device>& /*work*/) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/,
+                    const State& plan = State()) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
     if (options.mode == Mode::Fast && fastModeScattersAtomically<ExecSpace>()) {
       // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
@@ -63,12 +79,13 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
                            CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
       return;
     }
-    const auto tail = cooRowWalk(exec, A.coo);
-    const HybRowWalk<Hyb, std::decay_t<decltype(tail)>> rows{A.ell, tail, A.numRows};
+    const auto rows = rowWalk(exec, A);
+    const State walk = plan.ready() ? plan : planRowWalk(exec, rows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      walkRowsInOrder<typename decltype(tag)::type>(exec, rows, x, yv, alpha, beta, "araios::spmv::hyb::rows");
+      walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rows, x, yv, alpha, beta, "araios::spmv::hyb::rows",
+                                                             walk);
     });
-    if (!tail.order.identity) exec.fence();  // the sorted order dies with this scope
+    if (!rows.tail.order.identity) exec.fence();  // the sorted order dies with this scope
   }
 };
 

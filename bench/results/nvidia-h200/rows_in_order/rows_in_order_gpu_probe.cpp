@@ -5,7 +5,9 @@
 // each product, back to back after warm-ups (5 batches of 40, or of 2 where a product takes
 // over 2 ms), and writes y to DIR/bits-NAME-KERNEL (SAVE set) or compares y with that file bit
 // for bit. csr-scalar (CSR order too) and COO's Fast mode are timed beside them for scale, and,
-// where the library has the walk, CSR through it ("csr-walk", compared with csr-scalar's bits).
+// where the library has the walk, CSR through its team walk ("csr-walk", compared with
+// csr-scalar's bits). Where the library plans the walk (RowWalkPlan), COO, CSC and HYB run with
+// the plan an operator keeps, made once before the timing.
 // Matrices: one row of 2,000,000 entries among rows of 1, 95 rows of 41,232 among short rows, a
 // circuit-like matrix (rows of 1 to 9, one in 400 of 2,000 to 27,000), power-law rows
 // (exponent 2.1), uniform rows of 4, and a small one with one row of 20,000.
@@ -13,7 +15,7 @@
 // the library to measure):
 //   .deps/kokkos-cuda/bin/nvcc_wrapper -O3 -DNDEBUG -std=c++17 -arch=sm_90 -expt-extended-lambda -Xcompiler -fopenmp \
 //       -IINCLUDE -Ibench/results/cpu-2core-xeon/drawn -isystem .deps/kokkos-cuda/include \
-//       bench/results/nvidia-h100/rows_in_order/rows_in_order_gpu_probe.cpp -o probe \
+//       bench/results/nvidia-h200/rows_in_order/rows_in_order_gpu_probe.cpp -o probe \
 //       -L.deps/kokkos-cuda/lib -lkokkoscore -ldl -lcuda
 //   SAVE=1 DIR=/tmp/rio ./probe_before; DIR=/tmp/rio ./probe_after
 #include <araios/formats/coo/coo_convert.hpp>
@@ -93,6 +95,13 @@ int main(int argc, char** argv) {
     const Csc csc = cscFromCsr(exec, A);
     const Hyb hyb = hybFromCsr(exec, A);
     const auto cscRows = Impl::Spmv<Exec, Csc>::prepare(exec, csc, A, Mode::Deterministic);
+#if __has_include(<araios/detail/rows_in_order.hpp>)
+    const auto cooPlan = Impl::Spmv<Exec, Coo>::prepare(exec, coo, A, Mode::Deterministic);
+    const auto hybPlan = Impl::Spmv<Exec, Hyb>::prepare(exec, hyb, A, Mode::Deterministic);
+#define PLAN(p) , p
+#else
+#define PLAN(p)
+#endif
     Kokkos::View<double*> x("x", c.rows), y("y", c.rows);
     {
       auto hx = Kokkos::create_mirror_view(x);
@@ -108,15 +117,16 @@ int main(int argc, char** argv) {
     SpmvOptions scalar{SpmvAlgorithm::CsrScalar};
     scalar.mode = Mode::Deterministic;
     const std::vector<std::pair<std::string, std::function<void()>>> kernels = {
-        {"coo-det", [&] { Impl::Spmv<Exec, Coo>::apply(exec, coo, xc, y, 1.0, 0.0, det, none); }},
+        {"coo-det", [&] { Impl::Spmv<Exec, Coo>::apply(exec, coo, xc, y, 1.0, 0.0, det, none PLAN(cooPlan)); }},
         {"csc-det", [&] { Impl::Spmv<Exec, Csc>::apply(exec, csc, xc, y, 1.0, 0.0, det, none, cscRows); }},
-        {"hyb-det", [&] { Impl::Spmv<Exec, Hyb>::apply(exec, hyb, xc, y, 1.0, 0.0, det, none); }},
+        {"hyb-det", [&] { Impl::Spmv<Exec, Hyb>::apply(exec, hyb, xc, y, 1.0, 0.0, det, none PLAN(hybPlan)); }},
         {"csr-scalar", [&] { Impl::Spmv<Exec, Csr>::apply(exec, A, xc, y, 1.0, 0.0, scalar, none); }},
         {"coo-fast", [&] { Impl::Spmv<Exec, Coo>::apply(exec, coo, xc, y, 1.0, 0.0, fast, none); }},
 #if __has_include(<araios/detail/rows_in_order.hpp>)
         {"csr-walk", [&] {
-           Impl::walkRowsInOrder<Impl::RoundedRowSum<double>>(exec, CsrRowWalk{A, A.numRows}, xc, y, 1.0, 0.0,
-                                                              "probe::csr_walk");
+           Impl::walkRowsInOrderByTeams<Impl::RoundedRowSum<double>>(exec, CsrRowWalk{A, A.numRows}, xc, y, 1.0, 0.0,
+                                                                     "probe::csr_walk", Impl::kRowTeamSize,
+                                                                     Impl::kLongRowEntries);
          }},
 #endif
     };
