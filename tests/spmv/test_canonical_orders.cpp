@@ -19,6 +19,7 @@
 #define BOOST_TEST_MODULE canonical_orders
 #include <boost/test/unit_test.hpp>
 
+#include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/real_matrices.hpp"
@@ -500,13 +501,10 @@ io::HostMatrix oneLongRow(std::int64_t longest) {
 /// otherwise and always on a CPU. The longest row it measures (on every backend) and the plans
 /// an operator keeps, against the longest row counted on the host, on both sides of the limit.
 BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::AllConfigs) {
-  using Exec = typename Cfg::execution_space;
-  using Value = typename Cfg::value_type;
-  using Device = typename Cfg::device_type;
-  using Ordinal = typename Cfg::ordinal_type;
-  using Offset = typename Cfg::size_type;
-  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
-  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Types = test::FormatTypes<Cfg, CooMatrix>;
+  using Exec = typename Types::Exec;
+  using Coo = typename Types::Matrix;
+  using Csr = typename Types::Csr;
   Exec exec;
   constexpr bool gpu = !Impl::isHostSpace<Exec>();
   constexpr std::int64_t limit = Impl::kLongRowEntries;
