@@ -198,16 +198,6 @@ HostCsr<typename Csr::value_type> toHost(const Csr& csr) {
   return hostCsr;
 }
 
-/// A host vector copied into a new device vector.
-template <class Vector, class Value>
-Vector toDevice(const std::vector<Value>& v) {
-  const Vector d("x", v.size());
-  const auto m = Kokkos::create_mirror_view(d);
-  for (std::size_t j = 0; j < v.size(); ++j) m(j) = v[j];
-  Kokkos::deep_copy(d, m);
-  return d;
-}
-
 /// Counts, while it lives, the parallel_for launches labelled `label` (Kokkos's tool hook).
 class LaunchCounter {
  public:
@@ -319,7 +309,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_operator_searches_its_team_bounds_once, 
   std::vector<Value> x = test::randomVector<Value>(host.numCols, 4321);
   for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
   const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 8765);
-  const Vector xd = toDevice<Vector>(x), yd("y", y0.size());
+  const Vector xd = test::deviceVector<Device>(x, "x"), yd("y", y0.size());
   const auto ym = Kokkos::create_mirror_view(yd);
   const std::pair<Value, Value> scalings[] = {{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}};
   // The merge order's y for each scaling, evaluated on the host once.
@@ -427,7 +417,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
     std::vector<Value> x = test::randomVector<Value>(host.numCols, 31);
     for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 13) - 6);
     const std::vector<Value> y0 = test::randomVector<Value>(host.numRows, 37);
-    const Vector xd = toDevice<Vector>(x), yd("y", y0.size());
+    const Vector xd = test::deviceVector<Device>(x, "x"), yd("y", y0.size());
     const auto ym = Kokkos::create_mirror_view(yd);
     const auto check = [&](const std::string& what, Value alpha, Value beta, const auto& product) {
       const std::vector<Value> expected = csrOrder(toHost(csr), x, y0, alpha, beta);
@@ -466,16 +456,13 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
         check("csc" + team, alpha, beta, [&](Value a, Value b) {
           using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
           const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
-          const auto rows =
-              Impl::rowOrderWalk<Impl::ColumnsAt::Position>(csc.values, grouped.colOfPosition, grouped.order, csc.numRows);
-          Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::csc", teamSize, 3);
+          Impl::walkRowsInOrderByTeams<Acc>(exec, CscSpmv::rowWalk(csc, grouped), xd, yd, a, b, "test::csc", teamSize,
+                                            3);
           exec.fence();  // the grouping dies with this scope
         });
         check("hyb" + team, alpha, beta, [&](Value a, Value b) {
-          const auto tail = Impl::cooRowWalk(exec, hyb.coo);
-          const Impl::HybRowWalk<std::decay_t<decltype(hyb)>, std::decay_t<decltype(tail)>> rows{hyb.ell, tail,
-                                                                                                   hyb.numRows};
-          Impl::walkRowsInOrderByTeams<Acc>(exec, rows, xd, yd, a, b, "test::hyb", teamSize, 3);
+          using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;
+          Impl::walkRowsInOrderByTeams<Acc>(exec, HybSpmv::rowWalk(exec, hyb), xd, yd, a, b, "test::hyb", teamSize, 3);
         });
       }
     }
@@ -533,11 +520,9 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
     using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
     using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;
     const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
-    const auto cscRows =
-        Impl::rowOrderWalk<Impl::ColumnsAt::Position>(csc.values, grouped.colOfPosition, grouped.order, csc.numRows);
     expect("coo", Impl::cooRowWalk(exec, coo), Impl::Spmv<Exec, Coo>::prepare(exec, coo, csr, Mode::Deterministic),
            longest);
-    expect("csc", cscRows, grouped.walk, longest);
+    expect("csc", CscSpmv::rowWalk(csc, grouped), grouped.walk, longest);
     expect("hyb", HybSpmv::rowWalk(exec, hyb), HybSpmv::prepare(exec, hyb, csr, Mode::Deterministic), tailLongest);
   }
 }

@@ -13,10 +13,10 @@
 // same order as the thread's walk, so the same bits; only who loads changes. On a CPU a thread
 // per row reads its row at memory speed, and the walk stays one thread per row.
 //
-// The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.2
+// The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.05
 // to 3.0x the time of a thread per row on an H200 (stencil, FEM, uniform and rectangular
 // matrices: bench/results/nvidia-h200/rows_in_order), while on matrices with long rows it was
-// 2 to 24x faster. Not yet profiled; one candidate is that Kokkos 3.4.1 launches every TeamPolicy
+// 1.7 to 24x faster. Not yet profiled; one candidate is that Kokkos 3.4.1 launches every TeamPolicy
 // kernel preferring shared memory to L1 (cudaFuncCachePreferShared), and a thread's walk along
 // its own row relies on L1 to keep the lines it has not finished reading.
 //

@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp, short_rows_probe.cpp) and
-// the GPU probes of bench/results/nvidia-h100 (their matrices, gpuProbeCases): a
+// the GPU probes (nvidia-h100/merge_one_launch, nvidia-h200/rows_in_order: their matrices,
+// gpuProbeCases): a
 // random square CSR matrix in the memory of Csr's device, and the check of a kernel's bits against
 // another build's. Row i has length(i, rng) entries in uniformly drawn
 // columns (sorted, repeats kept), with values in [1, 2).
@@ -8,13 +9,13 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <memory>
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
-#include <string>
+#include <functional>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 template <class Csr>

@@ -172,6 +172,11 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
   using Csc = CscMatrix<Value, Ordinal, Offset, Device>;
   using State = CscRows<Ordinal, Offset, Device>;
 
+  /// A's rows through the grouping `rows`, for the walk in CSR order (detail/rows_in_order.hpp).
+  static auto rowWalk(const Csc& A, const State& rows) {
+    return rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows);
+  }
+
   static State groupByRow(const ExecSpace& exec, const Csc& A, const std::string& label) {
     State rows;
     const auto colOfEntry = expand<Ordinal>(exec, A.colPtr, A.nnz(), label + "::colOfEntry");
@@ -182,8 +187,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     lightParallelFor(gather.c_str(), exec, static_cast<std::int64_t>(A.nnz()),
                      ColumnsInOrder<decltype(colOfEntry), decltype(rows.order.perm)>{rows.colOfPosition, colOfEntry,
                                                                                    rows.order.perm});
-    rows.walk =
-        planRowWalk(exec, rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows));
+    rows.walk = planRowWalk(exec, rowWalk(A, rows));
     exec.fence();  // colOfEntry dies with this scope
     return rows;
   }
@@ -214,10 +218,9 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
-    const auto walk = rowOrderWalk<ColumnsAt::Position>(A.values, rows.colOfPosition, rows.order, A.numRows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
-      walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, walk, x, yv, alpha, beta, "araios::spmv::csc_rows",
-                                                             rows.walk);
+      walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rowWalk(A, rows), x, yv, alpha, beta,
+                                                             "araios::spmv::csc_rows", rows.walk);
     });
     if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }
