@@ -13,4 +13,5 @@
 #include <araios/backends/cuda/free_memory_cuda.hpp>
 #include <araios/backends/cuda/l2_window_cuda.hpp>
 #include <araios/backends/cuda/segmented_block_scan_cuda.hpp>
+#include <araios/backends/cuda/team_carveout_cuda.hpp>
 #endif

@@ -27,6 +27,7 @@
 //   begin(i), end(i)              the positions of row i's other entries, in order;
 //   entry(q, a, column)           the value and column at position q.
 #include <araios/detail/host_space.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -208,10 +209,10 @@ void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView
                           .team_size_max(kernel, Kokkos::ParallelForTag());
   const int size = teamSize < largest ? teamSize : largest;
   const std::int64_t teams = (static_cast<std::int64_t>(rows.numRows) + size - 1) / size;
-  Kokkos::parallel_for(label,
-                       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), size)
-                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(size))),
-                       kernel);
+  teamParallelFor(label,
+                  Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), size)
+                      .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(size))),
+                  kernel);
 }
 
 /// The walk of `rows` in accumulator Acc, as `plan` (from planRowWalk on these rows) says: by

@@ -17,6 +17,7 @@
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/formats/brcp/brcp.hpp>
 #include <araios/formats/brcp/brcp_convert.hpp>
 #include <araios/formats/brcp/brcp_kernel_parts.hpp>
@@ -90,8 +91,8 @@ struct BrcpPortableBlockPass {
     const int league = checkedNarrow<int>((numBlocks + teamSize - 1) / teamSize, "number of BRCP teams");
     Kokkos::TeamPolicy<ExecSpace> policy(exec, league, teamSize, vectorLength);
     policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(teamSize)));
-    Kokkos::parallel_for(AtomicSplit ? "araios::spmv::brcp_atomic" : "araios::spmv::brcp", policy,
-                         Kernel{A, x, store});
+    teamParallelFor(AtomicSplit ? "araios::spmv::brcp_atomic" : "araios::spmv::brcp", policy,
+                    Kernel{A, x, store});
   }
 };
 

@@ -24,6 +24,7 @@
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
 #include <araios/formats/csc/csc.hpp>
 #include <araios/formats/csr/csr.hpp>
@@ -211,7 +212,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
       const std::int64_t teams = (static_cast<std::int64_t>(A.nnz()) + cscScatterEntriesPerTeam<ExecSpace>() - 1) /
                                  cscScatterEntriesPerTeam<ExecSpace>();
       if (teams == 0) return;
-      Kokkos::parallel_for(
+      teamParallelFor(
           "araios::spmv::csc",
           Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), cscScatterTeamSize<ExecSpace>()),
           CscScatterKernel<ExecSpace, Csc, XView, YView>{A, x, y, alpha});

@@ -11,6 +11,7 @@
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
 #include <araios/formats/csr/csr_strided_expansion.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
@@ -96,7 +97,7 @@ void csrAccurateLanesPortablePass(const ExecSpace& exec, const Csr& A, const Csr
   using Kernel = CsrAccurateLanesKernel<ExecSpace, Csr, XView, YView>;
   const CsrVectorShape shape = csrAccurateLanesShape<ExecSpace>(lanes);
   const std::int64_t teams = (set.count + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
-  Kokkos::parallel_for(
+  teamParallelFor(
       "araios::spmv::csr_accurate_lanes",
       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(shape))),

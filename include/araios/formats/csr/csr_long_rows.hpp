@@ -11,6 +11,7 @@
 #include <araios/detail/expansion_row_sum.hpp>
 #include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
@@ -235,16 +236,16 @@ void csrLongRowsPass(const ExecSpace& exec, const Csr& A, const CsrLongRows<Csr>
   const Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums(
       reinterpret_cast<Partial*>(address), list.chunks);
   const int teamSize = csrChunkTeamSize<ExecSpace>();
-  Kokkos::parallel_for("araios::spmv::csr_accurate_chunks",
-                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
-                           exec, static_cast<int>(list.chunks), teamSize)
-                           .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
-                       CsrLongRowChunkKernel<ExecSpace, Csr, XView>{A, x, list, chunkSums});
-  Kokkos::parallel_for("araios::spmv::csr_accurate_long_rows",
-                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
-                           exec, static_cast<int>(list.count), teamSize)
-                           .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
-                       CsrLongRowJoinKernel<ExecSpace, Csr, YView>{list, chunkSums, y, alpha, beta});
+  teamParallelFor("araios::spmv::csr_accurate_chunks",
+                  Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
+                      exec, static_cast<int>(list.chunks), teamSize)
+                      .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
+                  CsrLongRowChunkKernel<ExecSpace, Csr, XView>{A, x, list, chunkSums});
+  teamParallelFor("araios::spmv::csr_accurate_long_rows",
+                  Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
+                      exec, static_cast<int>(list.count), teamSize)
+                      .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
+                  CsrLongRowJoinKernel<ExecSpace, Csr, YView>{list, chunkSums, y, alpha, beta});
 }
 
 }  // namespace araios::Impl

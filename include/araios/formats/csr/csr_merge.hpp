@@ -32,6 +32,7 @@
 //
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_merge_sums.hpp>
@@ -518,12 +519,12 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView, Sum>;
   const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();
   const int teamSize = isHostSpace<ExecSpace>() ? 1 : perTeam;
-  Kokkos::parallel_for("araios::spmv::csr_merge",
-                       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrMergeSegmentsPerTeam<ExecSpace>(),
-                                                                          TeamKernel::kTeamsPerSm>>(
-                           exec, static_cast<int>(layout.teams), teamSize)
-                           .set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratchBytes(perTeam))),
-                       TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
+  teamParallelFor("araios::spmv::csr_merge",
+                  Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrMergeSegmentsPerTeam<ExecSpace>(),
+                                                                     TeamKernel::kTeamsPerSm>>(
+                      exec, static_cast<int>(layout.teams), teamSize)
+                      .set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratchBytes(perTeam))),
+                  TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
 
   // The rest of the tree, a level of groups per launch until one record is left.
   using LevelKernel = CsrMergeLevelKernel<ExecSpace, Csr, YView, Sum>;
@@ -531,11 +532,11 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   std::int64_t stride = 1, count = layout.teams;
   while (true) {
     const std::int64_t groups = (count + kMergeRecordsPerGroup - 1) / kMergeRecordsPerGroup;
-    Kokkos::parallel_for("araios::spmv::csr_merge_level",
-                         Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(groups), groupThreads)
-                             .set_scratch_size(0, Kokkos::PerTeam(LevelKernel::scratchBytes())),
-                         LevelKernel{y, alpha, beta, static_cast<std::int64_t>(A.numRows), layout.teams, stride, count,
-                                     teamSums, teamRows});
+    teamParallelFor("araios::spmv::csr_merge_level",
+                    Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(groups), groupThreads)
+                        .set_scratch_size(0, Kokkos::PerTeam(LevelKernel::scratchBytes())),
+                    LevelKernel{y, alpha, beta, static_cast<std::int64_t>(A.numRows), layout.teams, stride, count,
+                                teamSums, teamRows});
     if (groups == 1) break;
     stride *= kMergeRecordsPerGroup;
     count = groups;

@@ -14,6 +14,7 @@
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
@@ -192,7 +193,7 @@ void csrLanesPortableSpmv(const ExecSpace& exec, const Csr& A, const XView& x, c
   using Kernel = CsrLanesKernel<ExecSpace, Csr, XView, YView>;
   const CsrVectorShape shape = csrLanesShape<ExecSpace>(meanRowLength);
   const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
-  Kokkos::parallel_for(
+  teamParallelFor(
       "araios::spmv::csr_vector_lanes",
       Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength)
           .set_scratch_size(0, Kokkos::PerTeam(Kernel::LaneSums::shmem_size(shape.teamSize, kCanonicalLanes))),
@@ -269,10 +270,10 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
       if (A.numRows == 0) return;
       const CsrVectorShape shape = csrVectorShape<ExecSpace>(meanRowLength(A));
       const std::int64_t teams = (static_cast<std::int64_t>(A.numRows) + shape.rowsPerTeam - 1) / shape.rowsPerTeam;
-      Kokkos::parallel_for("araios::spmv::csr_vector",
-                           Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength),
-                           CsrVectorKernel<ExecSpace, Csr, XView, YView>{A, x, y, alpha, beta,
-                                                                         static_cast<Ordinal>(shape.rowsPerTeam)});
+      teamParallelFor("araios::spmv::csr_vector",
+                      Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(teams), shape.teamSize, shape.vectorLength),
+                      CsrVectorKernel<ExecSpace, Csr, XView, YView>{A, x, y, alpha, beta,
+                                                                    static_cast<Ordinal>(shape.rowsPerTeam)});
     }
   }
 };

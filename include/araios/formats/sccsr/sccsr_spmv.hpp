@@ -19,6 +19,7 @@
 // built from (kernel_builders.hpp); a bare matrix is converted on the call.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/types.hpp>
+#include <araios/detail/team_parallel_for.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/sccsr/sccsr.hpp>
@@ -110,11 +111,11 @@ struct Spmv<ExecSpace, ScCsrMatrix<Value, Ordinal, Offset, Device>> {
     for (std::size_t k = 0; k < A.ranges.extent(0); ++k) {
       const ScCsrRange& range = A.ranges(k);
       const std::int64_t teams = (range.numMergedRows + shape.mergedRowsPerTeam - 1) / shape.mergedRowsPerTeam;
-      Kokkos::parallel_for("araios::spmv::sccsr",
-                           Kokkos::TeamPolicy<ExecSpace>(exec, checkedNarrow<int>(teams, "SC-CSR teams per launch"),
-                                                         shape.teamSize, shape.vectorLength)
-                               .set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                           Kernel{A, x, y, alpha, beta, range, shape.mergedRowsPerTeam});
+      teamParallelFor("araios::spmv::sccsr",
+                      Kokkos::TeamPolicy<ExecSpace>(exec, checkedNarrow<int>(teams, "SC-CSR teams per launch"),
+                                                    shape.teamSize, shape.vectorLength)
+                          .set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                      Kernel{A, x, y, alpha, beta, range, shape.mergedRowsPerTeam});
     }
   }
 };
