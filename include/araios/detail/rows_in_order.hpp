@@ -16,9 +16,10 @@
 // The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.05
 // to 3.0x the time of a thread per row on an H200 (stencil, FEM, uniform and rectangular
 // matrices: bench/results/nvidia-h200/rows_in_order), while on matrices with long rows it was
-// 1.7 to 24x faster. Not yet profiled; one candidate is that Kokkos 3.4.1 launches every TeamPolicy
-// kernel preferring shared memory to L1 (cudaFuncCachePreferShared), and a thread's walk along
-// its own row relies on L1 to keep the lines it has not finished reading.
+// 1.7 to 24x faster. Those runs launched the team kernel with Kokkos 3.x's preference for shared
+// memory over L1. With the carveout of detail/team_parallel_for.hpp, the team walk gained up to
+// 1.6x more on power-law and R-MAT graphs, and nothing on matrices of a few very long rows
+// (bench/results/nvidia-h200/team_carveout). The short-row comparison has not been run again.
 //
 // A format describes its rows by a Rows type with
 //   numRows                       the number of rows;
