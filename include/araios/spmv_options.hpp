@@ -6,7 +6,8 @@
 
 namespace araios {
 
-/// Which kernel computes the product. Auto lets the format choose its default.
+/// Which kernel computes the product. Auto lets the format choose its default; CSR's
+/// (formats/csr/csr_default.hpp) depends on the matrix alone in Deterministic mode.
 enum class SpmvAlgorithm {
   Auto,
   CsrScalar,  ///< CSR, one thread per row.

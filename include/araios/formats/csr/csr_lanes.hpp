@@ -43,16 +43,6 @@ CsrVectorShape csrLanesShape(double meanRowLength) {
   return csrVectorShape<ExecSpace>(meanRowLength > kMinLanes ? meanRowLength : kMinLanes);
 }
 
-/// The CSR kernel when none is named (SpmvAlgorithm::Auto here, Kernel::Auto in the operator):
-/// csr-vector on a GPU once rows average more than a few entries, which leave scalar GPU threads
-/// waiting on uncoalesced loads; csr-scalar otherwise and on every host backend.
-template <class ExecSpace>
-SpmvAlgorithm csrDefaultAlgorithm(double meanRowLength) {
-  constexpr double kVectorFromMeanRowLength = 8.0;
-  return !isHostSpace<ExecSpace>() && meanRowLength > kVectorFromMeanRowLength ? SpmvAlgorithm::CsrVector
-                                                                                : SpmvAlgorithm::CsrScalar;
-}
-
 /// The deterministic csr-vector product, the part of CSR SpMV a backend may write by hand:
 /// BackendKernel<CsrLanesPass, ExecSpace> (detail/backend_kernel.hpp) with
 ///   template <class Csr, class XView, class YView>

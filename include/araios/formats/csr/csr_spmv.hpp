@@ -17,6 +17,7 @@
 #include <araios/detail/team_parallel_for.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate.hpp>
+#include <araios/formats/csr/csr_default.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
 #include <araios/formats/csr/csr_merge.hpp>
 #include <araios/formats/csr/csr_rows.hpp>
@@ -220,28 +221,47 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     return A.numRows > 0 ? static_cast<double>(A.nnz()) / A.numRows : 0.0;
   }
 
-  static SpmvAlgorithm resolve(const Csr& A, SpmvAlgorithm algorithm) {
-    if (algorithm == SpmvAlgorithm::Auto) algorithm = csrDefaultAlgorithm<ExecSpace>(meanRowLength(A));
-    if (algorithm != SpmvAlgorithm::CsrScalar && algorithm != SpmvAlgorithm::CsrVector &&
-        algorithm != SpmvAlgorithm::CsrMerge) {
+  /// Refuses an algorithm that is not CSR's.
+  static void checkAlgorithm(SpmvAlgorithm algorithm) {
+    if (algorithm != SpmvAlgorithm::Auto && algorithm != SpmvAlgorithm::CsrScalar &&
+        algorithm != SpmvAlgorithm::CsrVector && algorithm != SpmvAlgorithm::CsrMerge) {
       refuseAlgorithm(algorithm, "CSR");
     }
-    return algorithm;
   }
 
   /// An operator's state: csr-merge's team bounds, searched once when the operator is built
   /// (a few thousand rows even for 10^8 entries; every CSR operator but an Accurate one keeps
-  /// them, since the kernel is named at apply). A bare product searches them on each call.
-  using State = CsrMergeBounds<Ordinal, Device>;
+  /// them, since the kernel is named at apply), and the longest row, which the default kernel is
+  /// chosen from (csr_default.hpp). A bare product finds both on each call.
+  struct State {
+    CsrMergeBounds<Ordinal, Device> bounds;
+    std::int64_t longestRow = -1;  ///< -1: not measured
+    bool ready() const { return bounds.ready(); }
+    std::int64_t bytes() const { return bounds.bytes(); }
+  };
   static State prepare(const ExecSpace& exec, const Csr& A, const Csr& /*source*/, Mode mode) {
-    return mode == Mode::Accurate ? State{} : csrMergeBounds(exec, A);
+    if (mode == Mode::Accurate) return State{};
+    return State{csrMergeBounds(exec, A), csrRowLengthSums(exec, A).longest};
   }
 
-  /// The merge kernel keeps values between its launches. Accurate mode's chunks of long rows
-  /// need workspace whatever the algorithm: an operator holds it (kernel_builders.hpp), and a
-  /// bare call makes its own.
+  /// The algorithm a product in `mode` runs: `algorithm`, or for Auto the default
+  /// (csr_default.hpp), from the state's longest row or, on a bare matrix, one pass over the rows.
+  static SpmvAlgorithm resolve(const ExecSpace& exec, const Csr& A, SpmvAlgorithm algorithm, Mode mode,
+                               const State& state) {
+    checkAlgorithm(algorithm);
+    if (algorithm != SpmvAlgorithm::Auto) return algorithm;
+    std::int64_t longest = state.longestRow;
+    if (longest < 0 && csrDefaultReadsLongestRow<ExecSpace>(mode)) longest = csrRowLengthSums(exec, A).longest;
+    return csrDefaultAlgorithm<ExecSpace>(mode, meanRowLength(A), longest);
+  }
+
+  /// The merge kernel keeps values between its launches, and the default may choose it. Accurate
+  /// mode's chunks of long rows need workspace whatever the algorithm: an operator holds it
+  /// (kernel_builders.hpp), and a bare call makes its own.
   static std::int64_t workspaceValues(const Csr& A, SpmvAlgorithm algorithm) {
-    return resolve(A, algorithm) == SpmvAlgorithm::CsrMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
+    checkAlgorithm(algorithm);
+    const bool mayMerge = algorithm == SpmvAlgorithm::CsrMerge || algorithm == SpmvAlgorithm::Auto;
+    return mayMerge ? csrMergeWorkspaceValues<ExecSpace>(A) : 0;
   }
 
   template <class XView, class YView>
@@ -253,12 +273,15 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, Value alpha, Value beta,
                     const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
-    const SpmvAlgorithm algorithm = resolve(A, options.algorithm);
+    checkAlgorithm(options.algorithm);
     if (options.mode == Mode::Accurate) {
       // An operator runs this on the longest row and long rows it keeps (kernel_builders.hpp).
       csrAccurateSpmv(exec, A, x, y, alpha, beta, work);
-    } else if (algorithm == SpmvAlgorithm::CsrMerge) {
-      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work, state);
+      return;
+    }
+    const SpmvAlgorithm algorithm = resolve(exec, A, options.algorithm, options.mode, state);
+    if (algorithm == SpmvAlgorithm::CsrMerge) {
+      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work, state.bounds);
     } else if (algorithm == SpmvAlgorithm::CsrScalar) {
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic || (hasBackendKernel<CsrLanesPass, ExecSpace> && !options.portableOnly)) {
