@@ -52,6 +52,10 @@ inline int fullOccupancyCarveout(const void* kernel, int blockThreads, std::size
                   "cudaDeviceGetAttribute(cudaDevAttrReservedSharedMemoryPerBlock)");
   cudaFuncAttributes attributes{};
   cuda::checkCuda(cudaFuncGetAttributes(&attributes, kernel), "cudaFuncGetAttributes");
+  // The occupancy is asked under the largest carveout: the answer can follow the kernel's own
+  // preference, which an earlier call may have lowered for another team shape.
+  cuda::checkCuda(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+                  "cudaFuncSetAttribute(cudaFuncAttributePreferredSharedMemoryCarveout)");
   int blocks = 0;
   cuda::checkCuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, blockThreads, dynamicBytes),
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
