@@ -11,7 +11,7 @@
 // CSR's default, which may choose csr-merge): the workspace is allocated for the call and the call
 // fences before freeing it. CSR's default first finds the longest row, on a GPU and in
 // Deterministic mode (a pass over the rows that the call waits for; formats/csr/csr_default.hpp;
-// an SpmvOperator finds it once). Pass a workspace
+// an SpmvOperator names its kernel and needs none). Pass a workspace
 // of your own (spmvWorkspaceValues) to keep those asynchronous, or hold an SpmvOperator
 // (araios/operator.hpp), which keeps its workspace and its format for many products.
 // A bare matrix has no prepared state (detail/spmv_state.hpp), so the products that need one

@@ -10,8 +10,8 @@
 // teams (csr_long_rows.hpp), so no lane group walks a row of a million entries.
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
-#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/team_parallel_for.hpp>
+#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>

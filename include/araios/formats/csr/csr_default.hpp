@@ -22,6 +22,7 @@
 // uncoalesced loads there), csr-scalar otherwise; on a CPU csr-scalar.
 // Accurate mode has one answer whatever the kernel (csr_accurate.hpp).
 #include <araios/detail/host_space.hpp>
+#include <araios/detail/rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/mode.hpp>
 
@@ -29,9 +30,9 @@
 
 namespace araios::Impl {
 
-/// Rows are uneven when the longest holds more than this many entries (the row length above
-/// which the GPU row walks of COO, CSC and HYB hand a row to a whole team, rows_in_order.hpp)...
-constexpr std::int64_t kUnevenLongestRow = 256;
+/// Rows are uneven when the longest holds more than this many entries: the row length above
+/// which the GPU row walks of COO, CSC and HYB hand a row to a whole team (rows_in_order.hpp)...
+constexpr std::int64_t kUnevenLongestRow = kLongRowEntries;
 /// ... and more than this many times the mean.
 constexpr double kUnevenOverMean = 16.0;
 /// Fast mode on a GPU: csr-vector past this mean row length.

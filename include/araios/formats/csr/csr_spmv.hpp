@@ -231,27 +231,18 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
 
   /// An operator's state: csr-merge's team bounds, searched once when the operator is built
   /// (a few thousand rows even for 10^8 entries; every CSR operator but an Accurate one keeps
-  /// them, since the kernel is named at apply), and the longest row, which the default kernel is
-  /// chosen from (csr_default.hpp). A bare product finds both on each call.
-  struct State {
-    CsrMergeBounds<Ordinal, Device> bounds;
-    std::int64_t longestRow = -1;  ///< -1: not measured
-    bool ready() const { return bounds.ready(); }
-    std::int64_t bytes() const { return bounds.bytes(); }
-  };
+  /// them, since the kernel is named at apply). A bare product searches them on each call.
+  using State = CsrMergeBounds<Ordinal, Device>;
   static State prepare(const ExecSpace& exec, const Csr& A, const Csr& /*source*/, Mode mode) {
-    if (mode == Mode::Accurate) return State{};
-    return State{csrMergeBounds(exec, A), csrRowLengthSums(exec, A).longest};
+    return mode == Mode::Accurate ? State{} : csrMergeBounds(exec, A);
   }
 
   /// The algorithm a product in `mode` runs: `algorithm`, or for Auto the default
-  /// (csr_default.hpp), from the state's longest row or, on a bare matrix, one pass over the rows.
-  static SpmvAlgorithm resolve(const ExecSpace& exec, const Csr& A, SpmvAlgorithm algorithm, Mode mode,
-                               const State& state) {
-    checkAlgorithm(algorithm);
+  /// (csr_default.hpp), with one pass over the rows where the default reads the longest. Only a
+  /// bare product names Auto: an operator's kernel is always a named one (kernel_registry.hpp).
+  static SpmvAlgorithm resolve(const ExecSpace& exec, const Csr& A, SpmvAlgorithm algorithm, Mode mode) {
     if (algorithm != SpmvAlgorithm::Auto) return algorithm;
-    std::int64_t longest = state.longestRow;
-    if (longest < 0 && csrDefaultReadsLongestRow<ExecSpace>(mode)) longest = csrRowLengthSums(exec, A).longest;
+    const std::int64_t longest = csrDefaultReadsLongestRow<ExecSpace>(mode) ? csrRowLengthSums(exec, A).longest : 0;
     return csrDefaultAlgorithm<ExecSpace>(mode, meanRowLength(A), longest);
   }
 
@@ -279,9 +270,9 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
       csrAccurateSpmv(exec, A, x, y, alpha, beta, work);
       return;
     }
-    const SpmvAlgorithm algorithm = resolve(exec, A, options.algorithm, options.mode, state);
+    const SpmvAlgorithm algorithm = resolve(exec, A, options.algorithm, options.mode);
     if (algorithm == SpmvAlgorithm::CsrMerge) {
-      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work, state.bounds);
+      csrMergePass<RoundedMergeSum<Value>>(exec, A, x, y, alpha, beta, work, state);
     } else if (algorithm == SpmvAlgorithm::CsrScalar) {
       csrRowSpmv(exec, A, x, y, alpha, beta, options.mode, "araios::spmv::csr_scalar");
     } else if (options.mode == Mode::Deterministic || (hasBackendKernel<CsrLanesPass, ExecSpace> && !options.portableOnly)) {

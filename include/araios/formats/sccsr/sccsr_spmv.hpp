@@ -18,8 +18,8 @@
 // product on the matrix's CSR form (csr_accurate.hpp): an operator's, the CSR matrix it was
 // built from (kernel_builders.hpp); a bare matrix is converted on the call.
 #include <araios/detail/spmv_dispatch.hpp>
-#include <araios/types.hpp>
 #include <araios/detail/team_parallel_for.hpp>
+#include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate.hpp>
 #include <araios/formats/sccsr/sccsr.hpp>
