@@ -371,6 +371,92 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_operator_searches_its_team_bounds_once, 
   BOOST_TEST(searches.count() == 2, "bare matrix, " << Exec::name() << ": " << searches.count() << " searches for 2 products");
 }
 
+/// Rows of 0 to `shortest - 1` entries, and `longRows` rows of `longLength` entries spread
+/// among them (none when longRows is 0); values and x over many binades.
+io::HostMatrix shortRowsAndSomeLong(std::int64_t rows, int shortest, std::int64_t longRows, std::int64_t longLength,
+                                    std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30), shortLength(0, shortest - 1);
+  const std::int64_t cols = rows + 7;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const bool isLong = longRows > 0 && r % (rows / longRows) == rows / longRows / 2;
+    const std::int64_t length = isLong ? longLength : shortLength(rng);
+    const std::int64_t stride = std::max<std::int64_t>(1, cols / (length + 1));
+    for (std::int64_t k = 0; k < length; ++k) {
+      entries.emplace_back(r, (r + k * stride) % cols, std::ldexp(mantissa(rng), exponent(rng)));
+    }
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
+/// csr-merge with its short rows apart (csr_merge_short_rows.hpp): one thread per row of at
+/// most 16 entries, then only the teams that hold a longer row's items. Forced apart, forced on
+/// the path, and by the operator's rule, every product gives the merge order's bits, on rows of
+/// every length, of one or two segments, long rows across teams, empty rows, both scalings.
+/// The rule: apart where at most half the teams hold a long row's items, and then the team
+/// kernel runs only if some team does.
+BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Device = typename Cfg::device_type;
+  using Ordinal = typename Cfg::ordinal_type;
+  using Offset = typename Cfg::size_type;
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  using Vector = Kokkos::View<Value*, Device>;
+  using Impl::MergeShortRows;
+  struct Case {
+    const char* name;
+    io::HostMatrix host;
+    bool apartByRule;  // what the operator's rule must choose
+  };
+  const Case cases[] = {
+      {"every_row_length", everyRowLength(), false},
+      {"long_and_empty_rows", longAndEmptyRows(), false},
+      {"short_rows_only", shortRowsAndSomeLong(30000, 17, 0, 0, 11), true},
+      {"one_row_of_60000", shortRowsAndSomeLong(60000, 2, 1, 60000, 12), true},
+      {"six_rows_of_9000", shortRowsAndSomeLong(40000, 9, 6, 9000, 13), true},
+      {"rows_of_17_everywhere", shortRowsAndSomeLong(20000, 17, 2000, 17, 14), false},
+  };
+  Exec exec;
+  for (const Case& c : cases) {
+    const Csr csr = csrFromCoo(exec, cooFromHost<CooMatrix<Value, Ordinal, Offset, Device>>(c.host));
+    exec.fence();
+    const HostCsr<Value> hostCsr = toHost(csr);
+    std::vector<Value> x = test::randomVector<Value>(c.host.numCols, 2468);
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = std::ldexp(x[j], static_cast<int>(j % 15) - 7);
+    const std::vector<Value> y0 = test::randomVector<Value>(c.host.numRows, 1357);
+    const Vector xd = test::deviceVector<Device>(x, "x"), yd("y", y0.size());
+    const auto ym = Kokkos::create_mirror_view(yd);
+    const Vector work("work", Impl::csrMergeWorkspaceValues<Exec>(csr));
+    const std::string what = std::string(c.name) + ", " + Exec::name();
+
+    const auto rule = Impl::csrMergeBounds(exec, csr);
+    BOOST_TEST(rule.shortRowsApart == c.apartByRule, what << ": the rule put the short rows "
+                                                          << (rule.shortRowsApart ? "apart" : "on the path"));
+    for (const MergeShortRows plan : {MergeShortRows::Apart, MergeShortRows::OnThePath, MergeShortRows::Auto}) {
+      const auto bounds = Impl::csrMergeBounds(exec, csr, plan);
+      for (const auto& [alpha, beta] : {std::pair<Value, Value>{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}}) {
+        const std::vector<Value> expected = mergeOrder(hostCsr, x, y0, alpha, beta);
+        for (std::size_t i = 0; i < y0.size(); ++i) ym(i) = beta == Value(0) ? std::nan("") : y0[i];
+        Kokkos::deep_copy(yd, ym);
+        LaunchCounter teamLaunches("araios::spmv::csr_merge");
+        Impl::csrMergePass<Impl::RoundedMergeSum<Value>>(exec, csr, xd, yd, alpha, beta, work, bounds);
+        exec.fence();
+        const std::int64_t launched = teamLaunches.count();
+        Kokkos::deep_copy(ym, yd);
+        const auto [wrong, firstWrong] = rowsThatDiffer(ym, expected);
+        BOOST_TEST(wrong == 0, what << ", plan " << static_cast<int>(plan) << " (apart: " << bounds.shortRowsApart
+                                    << "), beta=" << beta << ": " << wrong
+                                    << " rows differ from the merge order, first row " << firstWrong);
+        const bool teamsRun = !bounds.shortRowsApart || bounds.longRowTeamCount > 0;
+        BOOST_TEST(launched == (teamsRun ? 1 : 0), what << ": " << launched << " team launches");
+      }
+    }
+  }
+}
+
 /// Rows on both sides of the walk's long-row limit and across its chunks of staged entries
 /// (rows_in_order.hpp: 256 and 512): lengths 0 to 3 among rows of up to 1,600, values and x
 /// over many binades.

@@ -30,33 +30,32 @@
 // group's segments straight from CSR instead of staging them (walkSegmentsInPlace): the same sums,
 // at about csr-scalar's speed instead of three times its time.
 //
+// Short rows apart (an operator's plan, made once by csrMergeBounds): where the teams that hold
+// some item of a row longer than kMergeShortRowEntries are at most half of all teams, one
+// thread per short row sums it first (csr_merge_short_rows.hpp: the same bits), and then only
+// those teams run, storing only the long rows; the tree above the teams reads the other teams'
+// records as holding nothing. A product on a bare matrix walks the whole path. The environment
+// variable ARAIOS_CSR_MERGE_SHORT_ROWS=path keeps every operator on the whole path, so that
+// one program can time both plans.
+//
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
+#include <araios/formats/csr/csr_merge_path.hpp>
+#include <araios/formats/csr/csr_merge_short_rows.hpp>
 #include <araios/formats/csr/csr_merge_sums.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace araios::Impl {
-
-/// Items (entries and row ends) per segment of the merge path: part of the definition of the
-/// result, not a tuning knob.
-constexpr int kMergeSegmentItems = 16;
-
-/// Segments one team takes (a power of two): on a GPU one per thread of a 128-thread team,
-/// whose scratch (2,048 products: 19 KB in all for double) leaves room for many teams per SM;
-/// on a CPU one thread takes 256 segments, enough work to amortise scheduling. Either gives the
-/// same bits (see above).
-template <class ExecSpace>
-constexpr int csrMergeSegmentsPerTeam() {
-  return isHostSpace<ExecSpace>() ? 256 : 128;
-}
 
 /// The rows from firstRow to lastRow that a node of the tree touches, and its partial sums of
 /// the first and the last of them (one row: both hold its sum). The rows in between are
@@ -71,17 +70,19 @@ struct MergeRecord {
 
 /// The tree's addition of two adjacent nodes (L's last row is R's first). The shared row's sum
 /// is L's part plus R's part; it is written when it is complete, that is when it is neither the
-/// first nor the last row of the joined node.
-template <class Sum, class YView, class Value>
+/// first nor the last row of the joined node, and when `stored` keeps it.
+template <class Sum, class YView, class Value, class Stored>
 KOKKOS_INLINE_FUNCTION MergeRecord<typename Sum::Partial> joinMergeRecords(
     const MergeRecord<typename Sum::Partial>& left, const MergeRecord<typename Sum::Partial>& right, const YView& y,
-    std::int64_t numRows, Value alpha, Value beta) {
+    std::int64_t numRows, Value alpha, Value beta, const Stored& stored) {
   using Partial = typename Sum::Partial;
   const std::int64_t row = left.lastRow;
   const Partial sum = Sum::join(left.lastSum, right.firstSum);
   MergeRecord<Partial> joined{left.firstRow, right.lastRow, left.firstRow == row ? sum : left.firstSum,
                               right.lastRow == row ? sum : right.lastSum};
-  if (left.firstRow != row && right.lastRow != row && row < numRows) Sum::store(y, row, sum, alpha, beta);
+  if (left.firstRow != row && right.lastRow != row && row < numRows && stored.stores(row)) {
+    Sum::store(y, row, sum, alpha, beta);
+  }
   return joined;
 }
 
@@ -90,10 +91,11 @@ KOKKOS_INLINE_FUNCTION MergeRecord<typename Sum::Partial> joinMergeRecords(
 /// two at least `present`: level by level, node (width, m) joins its right child into its left
 /// one, writing every row the join completes. The root is left in firstSums[0] and lastSums[0].
 /// Used for the segments of a team and for each level of records above the teams.
-template <class Sum, class Member, class Value, class YView>
+template <class Sum, class Member, class Value, class YView, class Stored>
 KOKKOS_INLINE_FUNCTION void joinRecordsByTree(const Member& team, int size, int present, const std::int64_t* rows,
                                               typename Sum::Partial* firstSums, typename Sum::Partial* lastSums,
-                                              const YView& y, std::int64_t numRows, Value alpha, Value beta) {
+                                              const YView& y, std::int64_t numRows, Value alpha, Value beta,
+                                              const Stored& stored) {
   using Record = MergeRecord<typename Sum::Partial>;
   for (int width = 1; width < size; width *= 2) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, size / (2 * width)), [&](const int m) {
@@ -102,28 +104,12 @@ KOKKOS_INLINE_FUNCTION void joinRecordsByTree(const Member& team, int size, int 
       const int end = right + width < present ? right + width : present;
       const Record joined = joinMergeRecords<Sum>(Record{rows[left], rows[right], firstSums[left], lastSums[left]},
                                                   Record{rows[right], rows[end], firstSums[right], lastSums[right]}, y,
-                                                  numRows, alpha, beta);
+                                                  numRows, alpha, beta, stored);
       firstSums[left] = joined.firstSum;
       lastSums[left] = joined.lastSum;
     });
     team.team_barrier();
   }
-}
-
-/// The row at diagonal `diagonal` of the merge path (the entry is diagonal - row), searched in
-/// rows [lo, hi); rowEnd(i) is the offset one past row i's last entry.
-template <class RowEnd>
-KOKKOS_INLINE_FUNCTION std::int64_t mergePathRow(std::int64_t diagonal, std::int64_t lo, std::int64_t hi,
-                                                 const RowEnd& rowEnd) {
-  while (lo < hi) {
-    const std::int64_t pivot = lo + (hi - lo) / 2;
-    if (static_cast<std::int64_t>(rowEnd(pivot)) <= diagonal - pivot - 1) {
-      lo = pivot + 1;
-    } else {
-      hi = pivot;
-    }
-  }
-  return lo;
 }
 
 /// Where a product on A keeps its teams' results: two partial sums per team, and the row where
@@ -181,14 +167,31 @@ struct CsrMergeBoundsKernel {
 };
 
 /// Where each team's part of the path starts on `exec`'s layout: teams + 1 rows, found from
-/// the row offsets alone. An operator searches them once and keeps them (Spmv<CSR>::State, its
-/// products' state); a product on a bare matrix searches them into its workspace on each call.
+/// the row offsets alone; and whether the short rows go apart, with the teams that then run
+/// (marked 1 in longRowTeams, longRowTeamCount of them). An operator makes these once and keeps
+/// them (Spmv<CSR>::State, its products' state); a product on a bare matrix searches the bounds
+/// into its workspace on each call and walks the whole path.
 template <class Ordinal, class Device>
 struct CsrMergeBounds {
   Kokkos::View<Ordinal*, Device> teamRows;
+  Kokkos::View<std::uint8_t*, Device> longRowTeams;
+  std::int64_t longRowTeamCount = 0;
+  bool shortRowsApart = false;
   bool ready() const { return teamRows.extent(0) > 0; }
-  std::int64_t bytes() const { return static_cast<std::int64_t>(teamRows.extent(0) * sizeof(Ordinal)); }
+  std::int64_t bytes() const {
+    return static_cast<std::int64_t>(teamRows.extent(0) * sizeof(Ordinal) + longRowTeams.extent(0));
+  }
 };
+
+/// How an operator's csr-merge treats its short rows: by the rule above (Auto), always apart, or
+/// always on the path (the last two for tests and comparisons; the bits are the same).
+enum class MergeShortRows { Auto, Apart, OnThePath };
+
+/// Whether ARAIOS_CSR_MERGE_SHORT_ROWS=path asks every operator to keep its short rows on the path.
+inline bool mergeShortRowsKeptOnPathByEnvironment() {
+  const char* value = std::getenv("ARAIOS_CSR_MERGE_SHORT_ROWS");
+  return value != nullptr && std::strcmp(value, "path") == 0;
+}
 
 template <class ExecSpace, class Csr, class TeamRows>
 void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t items, std::int64_t teams,
@@ -199,16 +202,29 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
                        CsrMergeBoundsKernel<Csr>{A, items, teamItems, teamRows});
 }
 
-/// The bounds of A's products on ExecSpace, searched once (an operator's state).
+/// The bounds and plan of A's products on ExecSpace, made once (an operator's state). The short
+/// rows go apart where the teams holding a long row's items are at most half of the teams: the
+/// team kernel costs the same per team whatever it holds, and the short rows' own pass then
+/// costs less than the teams it spares.
 template <class ExecSpace, class Csr>
-CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBounds(const ExecSpace& exec,
-                                                                                  const Csr& A) {
+CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBounds(
+    const ExecSpace& exec, const Csr& A, MergeShortRows shortRows = MergeShortRows::Auto) {
   const CsrMergeLayout<ExecSpace, Csr> layout(A);
   CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> bounds;
   if (layout.teams == 0) return bounds;
   bounds.teamRows = decltype(bounds.teamRows)(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::team_rows"), layout.teams + 1);
   searchCsrMergeBounds(exec, A, layout.items, layout.teams, bounds.teamRows);
+  if (shortRows == MergeShortRows::Auto && mergeShortRowsKeptOnPathByEnvironment()) return bounds;
+  if (shortRows == MergeShortRows::OnThePath) return bounds;
+  decltype(bounds.longRowTeams) longRowTeams(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
+  const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
+  if (shortRows == MergeShortRows::Apart || 2 * marked <= layout.teams) {
+    bounds.longRowTeams = longRowTeams;
+    bounds.longRowTeamCount = marked;
+    bounds.shortRowsApart = true;
+  }
   return bounds;
 }
 
@@ -229,6 +245,9 @@ struct CsrMergeTeamKernel {
   int segmentsPerTeam;
   Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums;  // first, last per team
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
+  /// With the short rows apart: the teams that run (1) and the rows they store.
+  Kokkos::View<const std::uint8_t*, Device, Kokkos::MemoryUnmanaged> longRowTeams;
+  MergeStoredRows<decltype(Csr::rowPtr)> stored;
 
   /// Scratch slots per segment: its at most kMergeSegmentItems products and one slot of
   /// padding. An odd stride puts the 32 segments a warp sums at once in 32 different banks,
@@ -273,10 +292,11 @@ struct CsrMergeTeamKernel {
       // the segment.
       for (; i < numRows && static_cast<std::int64_t>(A.rowPtr(i + 1)) + i < end; ++i) {
         const std::int64_t rowEntriesEnd = A.rowPtr(i + 1);
+        const std::int64_t rowStart = k;  // row i's first entry, unless it is the segment's first row
         for (; k < rowEntriesEnd; ++k) add(sum, k);
         if (i == firstRow) {
           firstSums[s] = sum;
-        } else {
+        } else if (stored.storesLength(rowEntriesEnd - rowStart)) {
           Sum::store(y, i, sum, alpha, beta);
         }
         sum = Sum::identity();
@@ -377,10 +397,11 @@ struct CsrMergeTeamKernel {
       Partial sum = Sum::identity();
       for (std::int64_t i = firstRow; i < lastRow; ++i) {
         const std::int64_t end = localRowEnd(i);
+        const std::int64_t rowStart = k;  // row i's first entry, unless it is the segment's first row
         for (; k < end; ++k) Sum::add(sum, staged[k - kBegin]);
         if (i == firstRow) {
           firstSums[s] = sum;
-        } else {
+        } else if (stored.storesLength(end - rowStart)) {
           Sum::store(y, i, sum, alpha, beta);
         }
         sum = Sum::identity();
@@ -393,6 +414,9 @@ struct CsrMergeTeamKernel {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    // With the short rows apart, a team without a long row's item has nothing to store, and the
+    // tree above reads its record as holding nothing.
+    if (stored.longOnly && longRowTeams(team.league_rank()) == 0) return;
     Staged* const products =
         kStages ? scratchArray<Staged>(team, static_cast<std::size_t>(segmentsPerTeam) * kSlots) : nullptr;
     std::int64_t* const segmentRows = scratchArray<std::int64_t>(team, segmentsPerTeam + 1);
@@ -413,7 +437,8 @@ struct CsrMergeTeamKernel {
     }
 
     // The tree over the team's segments.
-    joinRecordsByTree<Sum>(team, segmentsPerTeam, present, segmentRows, firstSums, lastSums, y, numRows, alpha, beta);
+    joinRecordsByTree<Sum>(team, segmentsPerTeam, present, segmentRows, firstSums, lastSums, y, numRows, alpha, beta,
+                           stored);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       const std::int64_t t = team.league_rank();
       teamSums(2 * t) = firstSums[0];
@@ -447,6 +472,8 @@ struct CsrMergeLevelKernel {
   std::int64_t count;   ///< records of this level
   Kokkos::View<Partial*, Device, Kokkos::MemoryUnmanaged> teamSums;
   Kokkos::View<Ordinal*, Device, Kokkos::MemoryUnmanaged> teamRows;
+  Kokkos::View<const std::uint8_t*, Device, Kokkos::MemoryUnmanaged> longRowTeams;
+  MergeStoredRows<decltype(Csr::rowPtr)> stored;
 
   static std::size_t scratchBytes() {
     return 2 * scratchArrayBytes<Partial>(kMergeRecordsPerGroup) +
@@ -465,15 +492,21 @@ struct CsrMergeLevelKernel {
       rows[r] = teamRows(teamOf(first + r));
       if (r == present) return;
       const std::int64_t t = teamOf(first + r);
-      firstSums[r] = teamSums(2 * t);
-      lastSums[r] = teamSums(2 * t + 1);
+      // The first level reads the teams' records; a team that did not run (short rows apart)
+      // holds nothing of a long row.
+      const bool ran = stride > 1 || !stored.longOnly || longRowTeams(t) != 0;
+      firstSums[r] = ran ? teamSums(2 * t) : Sum::identity();
+      lastSums[r] = ran ? teamSums(2 * t + 1) : Sum::identity();
     });
     team.team_barrier();
-    joinRecordsByTree<Sum>(team, kMergeRecordsPerGroup, present, rows, firstSums, lastSums, y, numRows, alpha, beta);
+    joinRecordsByTree<Sum>(team, kMergeRecordsPerGroup, present, rows, firstSums, lastSums, y, numRows, alpha, beta,
+                           stored);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       if (count <= kMergeRecordsPerGroup) {  // the root: its first and last rows are complete
-        if (rows[0] < numRows) Sum::store(y, rows[0], firstSums[0], alpha, beta);
-        if (rows[present] != rows[0] && rows[present] < numRows) Sum::store(y, rows[present], lastSums[0], alpha, beta);
+        if (rows[0] < numRows && stored.stores(rows[0])) Sum::store(y, rows[0], firstSums[0], alpha, beta);
+        if (rows[present] != rows[0] && rows[present] < numRows && stored.stores(rows[present])) {
+          Sum::store(y, rows[present], lastSums[0], alpha, beta);
+        }
       } else {
         const std::int64_t t = teamOf(first);
         teamSums(2 * t) = firstSums[0];
@@ -484,8 +517,9 @@ struct CsrMergeLevelKernel {
 };
 
 /// One pass of the merge path in the arithmetic Sum (csr_merge_sums.hpp), with `work` of
-/// csrMergeWorkspaceValues(A) values, and the teams' bounds from `bounds` where it is ready
-/// (an operator's, from csrMergeBounds on A), else searched into `work`.
+/// csrMergeWorkspaceValues(A) values, and the teams' bounds and plan from `bounds` where it is
+/// ready (an operator's, from csrMergeBounds on A), else the bounds searched into `work` and the
+/// whole path walked.
 template <class Sum, class ExecSpace, class Csr, class XView, class YView>
 void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YView& y, typename Csr::value_type alpha,
                   typename Csr::value_type beta, const Kokkos::View<typename Csr::value_type*, typename Csr::device_type>& work,
@@ -515,6 +549,14 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   } else {
     searchCsrMergeBounds(exec, A, layout.items, layout.teams, teamRows);
   }
+  const bool apart = bounds.ready() && bounds.shortRowsApart;
+  if (apart) {
+    csrMergeShortRowsPass<Sum>(exec, A, x, y, alpha, beta);
+    if (bounds.longRowTeamCount == 0) return;
+  }
+  const MergeStoredRows<decltype(Csr::rowPtr)> stored{A.rowPtr, apart};
+  const Kokkos::View<const std::uint8_t*, Device, Kokkos::MemoryUnmanaged> longRowTeams =
+      apart ? bounds.longRowTeams : decltype(bounds.longRowTeams)();
 
   using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView, Sum>;
   const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();
@@ -524,7 +566,8 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
                                                                      TeamKernel::kTeamsPerSm>>(
                       exec, static_cast<int>(layout.teams), teamSize)
                       .set_scratch_size(0, Kokkos::PerTeam(TeamKernel::scratchBytes(perTeam))),
-                  TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows});
+                  TeamKernel{A, x, y, alpha, beta, layout.items, layout.segments, perTeam, teamSums, teamRows,
+                             longRowTeams, stored});
 
   // The rest of the tree, a level of groups per launch until one record is left.
   using LevelKernel = CsrMergeLevelKernel<ExecSpace, Csr, YView, Sum>;
@@ -536,7 +579,7 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
                     Kokkos::TeamPolicy<ExecSpace>(exec, static_cast<int>(groups), groupThreads)
                         .set_scratch_size(0, Kokkos::PerTeam(LevelKernel::scratchBytes())),
                     LevelKernel{y, alpha, beta, static_cast<std::int64_t>(A.numRows), layout.teams, stride, count,
-                                teamSums, teamRows});
+                                teamSums, teamRows, longRowTeams, stored});
     if (groups == 1) break;
     stride *= kMergeRecordsPerGroup;
     count = groups;

@@ -229,9 +229,10 @@ struct Spmv<ExecSpace, CsrMatrix<Value, Ordinal, Offset, Device>> {
     }
   }
 
-  /// An operator's state: csr-merge's team bounds, searched once when the operator is built
-  /// (a few thousand rows even for 10^8 entries; every CSR operator but an Accurate one keeps
-  /// them, since the kernel is named at apply). A bare product searches them on each call.
+  /// An operator's state: csr-merge's team bounds and plan (whether its short rows go apart),
+  /// made once when the operator is built (a few thousand rows and a byte per team even for 10^8
+  /// entries; every CSR operator but an Accurate one keeps them, since the kernel is named at
+  /// apply). A bare product searches the bounds on each call and walks the whole path.
   using State = CsrMergeBounds<Ordinal, Device>;
   static State prepare(const ExecSpace& exec, const Csr& A, const Csr& /*source*/, Mode mode) {
     return mode == Mode::Accurate ? State{} : csrMergeBounds(exec, A);
