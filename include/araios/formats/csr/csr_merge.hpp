@@ -31,7 +31,7 @@
 // at about csr-scalar's speed instead of three times its time.
 //
 // Short rows apart (an operator's plan, made once by csrMergeBounds): where the teams that hold
-// some item of a row longer than kMergeShortRowEntries are at most half of all teams, one
+// some item of a row longer than kMergeShortRowEntries are at most an eighth of all teams, one
 // thread per short row sums it first (csr_merge_short_rows.hpp: the same bits), and then only
 // those teams run, storing only the long rows; the tree above the teams reads the other teams'
 // records as holding nothing. A product on a bare matrix walks the whole path. The environment
@@ -202,10 +202,20 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
                        CsrMergeBoundsKernel<Csr>{A, items, teamItems, teamRows});
 }
 
-/// The bounds and plan of A's products on ExecSpace, made once (an operator's state). The short
-/// rows go apart where the teams holding a long row's items are at most half of the teams: the
-/// team kernel costs the same per team whatever it holds, and the short rows' own pass then
-/// costs less than the teams it spares.
+/// Short rows go apart where at most this share of the teams hold a long row's items.
+///
+/// Measured on an H200 (bench/results/nvidia-h200/merge_short_rows): with no long row the short
+/// rows' pass alone took 0.53 times the whole path's time on a 128^3 stencil and 0.90 on uniform
+/// rows of 15. Where long rows are spread more widely, the marked teams cost their share of the
+/// path's time, the short rows' pass about csr-scalar's time on all rows, and the extra launch a
+/// few microseconds: under a rule of one half, which put them apart there, that took 1.1 times the
+/// path on a FEM matrix with rows of 9 on average, and 1.26 times on one row of 20,000 among
+/// 20,000 rows (a third of the teams marked). An eighth keeps the teams' part small beside what
+/// the short rows' pass spares (this threshold itself has not been timed).
+constexpr std::int64_t kMergeApartTeamsOneIn = 8;
+
+/// The bounds and plan of A's products on ExecSpace, made once (an operator's state): the short
+/// rows go apart where at most 1/kMergeApartTeamsOneIn of the teams hold a long row's items.
 template <class ExecSpace, class Csr>
 CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBounds(
     const ExecSpace& exec, const Csr& A, MergeShortRows shortRows = MergeShortRows::Auto) {
@@ -220,7 +230,7 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   decltype(bounds.longRowTeams) longRowTeams(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
   const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
-  if (shortRows == MergeShortRows::Apart || 2 * marked <= layout.teams) {
+  if (shortRows == MergeShortRows::Apart || kMergeApartTeamsOneIn * marked <= layout.teams) {
     bounds.longRowTeams = longRowTeams;
     bounds.longRowTeamCount = marked;
     bounds.shortRowsApart = true;
