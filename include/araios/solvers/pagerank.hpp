@@ -37,9 +37,9 @@
 // PageRankOptions::mode (Deterministic by default: a fixed order, the same bits on every
 // backend; see primitives/deterministic_reduce.hpp; the max norm is exact in every mode), and
 // every update is one explicit fma.
-// With a deterministic SpMV (PageRankOptions::spmv, passed unchanged to araios::spmv) the
-// ranks and the iteration count are therefore bitwise identical on Serial, OpenMP at any
-// thread count and CUDA.
+// With an operator whose mode is deterministic (the SpmvOperator's own OperatorOptions::mode,
+// which pagerank applies unchanged) the ranks and the iteration count are therefore bitwise
+// identical on Serial, OpenMP at any thread count and CUDA.
 #include <araios/detail/light_parallel_for.hpp>
 #include <araios/error.hpp>
 #include <araios/io/matrix_market.hpp>
