@@ -77,18 +77,25 @@ std::int64_t longestStagedRow(const ExecSpace& exec, const Rows& rows) {
   return longest;
 }
 
-/// The plan for walking `rows` on `exec`: on a GPU from the longest row (so it waits for
-/// `exec`); on a CPU a thread per row, with nothing to measure.
-template <class ExecSpace, class Rows>
-RowWalkPlan planRowWalk(const ExecSpace& exec, const Rows& rows) {
+/// The plan for walking the rows that `makeRows()` gives on `exec`: on a GPU from the longest
+/// row (so it waits for `exec`); on a CPU a thread per row, with nothing to measure, so the rows
+/// are not even made (a COO without row offsets would sort its entries for them).
+template <class ExecSpace, class MakeRows>
+RowWalkPlan planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRows) {
   RowWalkPlan plan;
   plan.planned = true;
   if constexpr (!isHostSpace<ExecSpace>()) {
-    plan.byTeams = longestStagedRow(exec, rows) > kLongRowEntries;
+    plan.byTeams = longestStagedRow(exec, makeRows()) > kLongRowEntries;
   } else {
-    (void)exec, (void)rows;
+    (void)exec, (void)makeRows;
   }
   return plan;
+}
+
+/// The plan for walking `rows` on `exec` (planRowWalkOf).
+template <class ExecSpace, class Rows>
+RowWalkPlan planRowWalk(const ExecSpace& exec, const Rows& rows) {
+  return planRowWalkOf(exec, [&rows]() -> const Rows& { return rows; });
 }
 
 /// One thread per row: the walk itself.

@@ -57,8 +57,8 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
 
   template <class Csr>
   static State prepare(const ExecSpace& exec, const Coo& A, const Csr& /*source*/, Mode /*mode*/) {
-    const State plan = planRowWalk(exec, cooRowWalk(exec, A));
-    exec.fence();  // a row order sorted for the plan dies with this scope
+    const State plan = planRowWalkOf(exec, [&] { return cooRowWalk(exec, A); });
+    exec.fence();  // a row order sorted for the plan (on a GPU) dies with this scope
     return plan;
   }
 

@@ -61,8 +61,8 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
 
   template <class Csr>
   static State prepare(const ExecSpace& exec, const Hyb& A, const Csr& /*source*/, Mode /*mode*/) {
-    const State plan = planRowWalk(exec, rowWalk(exec, A));
-    exec.fence();  // a row order sorted for the plan dies with this scope
+    const State plan = planRowWalkOf(exec, [&] { return rowWalk(exec, A); });
+    exec.fence();  // a row order sorted for the plan (on a GPU) dies with this scope
     return plan;
   }
 
