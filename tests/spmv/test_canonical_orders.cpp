@@ -434,8 +434,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
     const std::string what = std::string(c.name) + ", " + Exec::name();
 
     const auto rule = Impl::csrMergeBounds(exec, csr);
-    BOOST_TEST(rule.shortRowsApart == c.apartByRule, what << ": the rule put the short rows "
-                                                          << (rule.shortRowsApart ? "apart" : "on the path"));
+    BOOST_TEST(rule.shortRowsApart() == c.apartByRule, what << ": the rule put the short rows "
+                                                          << (rule.shortRowsApart() ? "apart" : "on the path"));
     for (const MergeShortRows plan : {MergeShortRows::Apart, MergeShortRows::OnThePath, MergeShortRows::Auto}) {
       const auto bounds = Impl::csrMergeBounds(exec, csr, plan);
       for (const auto& [alpha, beta] : {std::pair<Value, Value>{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}}) {
@@ -448,10 +448,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
         const std::int64_t launched = teamLaunches.count();
         Kokkos::deep_copy(ym, yd);
         const auto [wrong, firstWrong] = rowsThatDiffer(ym, expected);
-        BOOST_TEST(wrong == 0, what << ", plan " << static_cast<int>(plan) << " (apart: " << bounds.shortRowsApart
+        BOOST_TEST(wrong == 0, what << ", plan " << static_cast<int>(plan) << " (apart: " << bounds.shortRowsApart()
                                     << "), beta=" << beta << ": " << wrong
                                     << " rows differ from the merge order, first row " << firstWrong);
-        const bool teamsRun = !bounds.shortRowsApart || bounds.longRowTeamCount > 0;
+        const bool teamsRun = !bounds.shortRowsApart() || bounds.longRowTeamCount > 0;
         BOOST_TEST(launched == (teamsRun ? 1 : 0), what << ": " << launched << " team launches");
       }
     }

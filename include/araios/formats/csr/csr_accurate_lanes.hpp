@@ -11,12 +11,12 @@
 #include <araios/detail/backend_kernel.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
 #include <araios/detail/team_parallel_for.hpp>
-#include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_accurate_path.hpp>
 #include <araios/formats/csr/csr_lanes.hpp>
 #include <araios/formats/csr/csr_row_bins.hpp>
+#include <araios/formats/csr/csr_strided_expansion.hpp>
 
 #include <Kokkos_Core.hpp>
 

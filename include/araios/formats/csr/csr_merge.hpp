@@ -167,8 +167,8 @@ struct CsrMergeBoundsKernel {
 };
 
 /// Where each team's part of the path starts on `exec`'s layout: teams + 1 rows, found from
-/// the row offsets alone; and whether the short rows go apart, with the teams that then run
-/// (marked 1 in longRowTeams, longRowTeamCount of them). An operator makes these once and keeps
+/// the row offsets alone; and, where the short rows go apart, the teams that then run (marked 1
+/// in longRowTeams, longRowTeamCount of them; empty otherwise). An operator makes these once and keeps
 /// them (Spmv<CSR>::State, its products' state); a product on a bare matrix searches the bounds
 /// into its workspace on each call and walks the whole path.
 template <class Ordinal, class Device>
@@ -176,8 +176,8 @@ struct CsrMergeBounds {
   Kokkos::View<Ordinal*, Device> teamRows;
   Kokkos::View<std::uint8_t*, Device> longRowTeams;
   std::int64_t longRowTeamCount = 0;
-  bool shortRowsApart = false;
   bool ready() const { return teamRows.extent(0) > 0; }
+  bool shortRowsApart() const { return longRowTeams.extent(0) > 0; }
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(teamRows.extent(0) * sizeof(Ordinal) + longRowTeams.extent(0));
   }
@@ -196,10 +196,9 @@ inline bool mergeShortRowsKeptOnPathByEnvironment() {
 template <class ExecSpace, class Csr, class TeamRows>
 void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t items, std::int64_t teams,
                           const TeamRows& teamRows) {
-  const std::int64_t teamItems = static_cast<std::int64_t>(csrMergeSegmentsPerTeam<ExecSpace>()) * kMergeSegmentItems;
   Kokkos::parallel_for("araios::spmv::csr_merge_bounds",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, teams + 1),
-                       CsrMergeBoundsKernel<Csr>{A, items, teamItems, teamRows});
+                       CsrMergeBoundsKernel<Csr>{A, items, csrMergeTeamItems<ExecSpace>(), teamRows});
 }
 
 /// Short rows go apart where at most this share of the teams hold a long row's items.
@@ -233,7 +232,6 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   if (shortRows == MergeShortRows::Apart || kMergeApartTeamsOneIn * marked <= layout.teams) {
     bounds.longRowTeams = longRowTeams;
     bounds.longRowTeamCount = marked;
-    bounds.shortRowsApart = true;
   }
   return bounds;
 }
@@ -559,14 +557,13 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   } else {
     searchCsrMergeBounds(exec, A, layout.items, layout.teams, teamRows);
   }
-  const bool apart = bounds.ready() && bounds.shortRowsApart;
+  const bool apart = bounds.shortRowsApart();
   if (apart) {
     csrMergeShortRowsPass<Sum>(exec, A, x, y, alpha, beta);
     if (bounds.longRowTeamCount == 0) return;
   }
   const MergeStoredRows<decltype(Csr::rowPtr)> stored{A.rowPtr, apart};
-  const Kokkos::View<const std::uint8_t*, Device, Kokkos::MemoryUnmanaged> longRowTeams =
-      apart ? bounds.longRowTeams : decltype(bounds.longRowTeams)();
+  const Kokkos::View<const std::uint8_t*, Device, Kokkos::MemoryUnmanaged> longRowTeams = bounds.longRowTeams;
 
   using TeamKernel = CsrMergeTeamKernel<ExecSpace, Csr, XView, YView, Sum>;
   const int perTeam = csrMergeSegmentsPerTeam<ExecSpace>();

@@ -26,18 +26,20 @@ namespace araios::Impl {
 /// Rows of at most this many entries are short: they lie in at most two segments (see above).
 constexpr std::int64_t kMergeShortRowEntries = kMergeSegmentItems;
 
+/// Whether a row of `length` entries is long: the team kernel's, not the short rows' pass's.
+KOKKOS_INLINE_FUNCTION constexpr bool mergeRowIsLong(std::int64_t length) { return length > kMergeShortRowEntries; }
+
 /// Which rows the team kernel and the tree store: all of them, or with the short rows apart only
 /// the long ones (the short ones are CsrMergeShortRowsKernel's).
 template <class RowPtr>
 struct MergeStoredRows {
   RowPtr rowPtr;
   bool longOnly = false;
-  /// Whether row i, of `length` entries, is stored by the team kernel and the tree.
-  KOKKOS_INLINE_FUNCTION bool storesLength(std::int64_t length) const {
-    return !longOnly || length > kMergeShortRowEntries;
-  }
+  /// Whether a row of `length` entries is stored by the team kernel and the tree.
+  KOKKOS_INLINE_FUNCTION bool storesLength(std::int64_t length) const { return !longOnly || mergeRowIsLong(length); }
+  /// The same for row i, its length read from the offsets.
   KOKKOS_INLINE_FUNCTION bool stores(std::int64_t i) const {
-    return !longOnly || static_cast<std::int64_t>(rowPtr(i + 1) - rowPtr(i)) > kMergeShortRowEntries;
+    return storesLength(static_cast<std::int64_t>(rowPtr(i + 1) - rowPtr(i)));
   }
 };
 
@@ -54,15 +56,18 @@ struct CsrMergeShortRowsKernel {
   KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type row) const {
     const std::int64_t i = row;
     const std::int64_t begin = A.rowPtr(i), end = A.rowPtr(i + 1);
-    if (end - begin > kMergeShortRowEntries) return;
+    if (mergeRowIsLong(end - begin)) return;
+    const auto add = [&](Partial& sum, std::int64_t k) {
+      Sum::add(sum, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
+    };
     // The first entry that lies in the next segment (entry k is item k + i).
     const std::int64_t nextSegment = ((begin + i) / kMergeSegmentItems + 1) * kMergeSegmentItems - i;
     Partial sum = Sum::identity();
     std::int64_t k = begin;
-    for (; k < end && k < nextSegment; ++k) Sum::add(sum, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
+    for (; k < end && k < nextSegment; ++k) add(sum, k);
     if (k < end) {
       Partial second = Sum::identity();
-      for (; k < end; ++k) Sum::add(second, Sum::stage(A.values(k), static_cast<Value>(x(A.colIdx(k)))));
+      for (; k < end; ++k) add(second, k);
       sum = Sum::join(sum, second);
     }
     Sum::store(y, i, sum, alpha, beta);
@@ -90,7 +95,7 @@ struct CsrMergeLongRowTeamsKernel {
     const std::int64_t last = static_cast<std::int64_t>(teamRows(t + 1)) < A.numRows ? teamRows(t + 1) : A.numRows - 1;
     bool holds = false;
     for (std::int64_t i = teamRows(t); i <= last && !holds; ++i) {
-      holds = static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i)) > kMergeShortRowEntries;
+      holds = mergeRowIsLong(static_cast<std::int64_t>(A.rowPtr(i + 1) - A.rowPtr(i)));
     }
     longRowTeams(t) = holds ? 1 : 0;
     marked += holds ? 1 : 0;
