@@ -28,7 +28,9 @@
 // (one level up to 128 groups, two up to 16,384). The groups' first rows and partial sums live in
 // the caller's workspace (csrMergeWorkspaceValues). On a CPU a team is one thread, which walks its
 // group's segments straight from CSR instead of staging them (walkSegmentsInPlace): the same sums,
-// at about csr-scalar's speed instead of three times its time.
+// at about csr-scalar's speed instead of three times its time. A GPU's team whose part of the
+// path lies inside one row, as most of a long row's teams do, finds no rows: its segments are
+// runs of consecutive entries and its record holds that one row (sumTeamInOneRow).
 //
 // Short rows apart (an operator's plan, made once by csrMergeBounds): where the teams that hold
 // some item of a row longer than kMergeShortRowEntries are at most an eighth of all teams, one
@@ -421,6 +423,66 @@ struct CsrMergeTeamKernel {
     team.team_barrier();
   }
 
+  /// A GPU's team whose part of the path lies inside one row (rowBegin == rowEnd: the row's
+  /// end is at or after the team's end), as most of a long row's teams are: every item is an
+  /// entry of that row, so the segments are runs of kMergeSegmentItems consecutive entries, no
+  /// row ends here, and the team's record holds that one row with its two sums equal. The same
+  /// sums as stageAndSumSegments and joinRecordsByTree, without finding rows: each segment's
+  /// entries from -0.0 in CSR order, then the aligned tree over the segments, left plus right.
+  /// Returns the team's sum of the row. On an H200 this took a team's part of 99 rows of 270,000
+  /// entries from 192 to 163 us, and 1.03 to 1.05x off matrices with fewer long rows
+  /// (bench/results/nvidia-h200/merge_staging).
+  KOKKOS_INLINE_FUNCTION Partial sumTeamInOneRow(const Member& team, std::int64_t firstEntry, int count,
+                                                 Staged* products, Partial* sums) const {
+    const int threads = team.team_size();
+    const Value* const values = A.values.data() + firstEntry;
+    const Ordinal* const columns = A.colIdx.data() + firstEntry;
+    // Staged as in stageAndSumSegments: consecutive threads take consecutive entries, a batch of
+    // loads in flight before their x is gathered. The team's entry j is item j of its part of the
+    // path, so it goes to segment j / kMergeSegmentItems's slots.
+    for (int first = team.team_rank(); first < count; first += kStageBatch * threads) {
+      Value value[kStageBatch];
+      Ordinal column[kStageBatch];
+      for (int u = 0; u < kStageBatch; ++u) {
+        const int j = first + u * threads;
+        if (j < count) {
+          value[u] = values[j];
+          column[u] = columns[j];
+        }
+      }
+      for (int u = 0; u < kStageBatch; ++u) {
+        const int j = first + u * threads;
+        if (j < count) {
+          products[j / kMergeSegmentItems * kSlots + j % kMergeSegmentItems] =
+              Sum::stage(value[u], static_cast<Value>(x(column[u])));
+        }
+      }
+    }
+    team.team_barrier();
+    const int present = (count + kMergeSegmentItems - 1) / kMergeSegmentItems;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, present), [&](const int s) {
+      const Staged* const staged = products + s * kSlots;
+      const int length = count - s * kMergeSegmentItems < kMergeSegmentItems ? count - s * kMergeSegmentItems
+                                                                               : kMergeSegmentItems;
+      Partial sum = Sum::identity();
+      if (length == kMergeSegmentItems) {
+        for (int e = 0; e < kMergeSegmentItems; ++e) Sum::add(sum, staged[e]);
+      } else {
+        for (int e = 0; e < length; ++e) Sum::add(sum, staged[e]);
+      }
+      sums[s] = sum;
+    });
+    team.team_barrier();
+    for (int width = 1; width < segmentsPerTeam; width *= 2) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, segmentsPerTeam / (2 * width)), [&](const int m) {
+        const int left = 2 * width * m, right = left + width;
+        if (right < present) sums[left] = Sum::join(sums[left], sums[right]);
+      });
+      team.team_barrier();
+    }
+    return sums[0];
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     // With the short rows apart, a team without a long row's item has nothing to store, and the
     // tree above reads its record as holding nothing.
@@ -439,6 +501,17 @@ struct CsrMergeTeamKernel {
     // The team's two ends on the whole path, found by CsrMergeBoundsKernel.
     const std::int64_t rowBegin = teamRows(team.league_rank()), rowEnd = teamRows(team.league_rank() + 1);
     if constexpr (kStages) {
+      if (rowBegin == rowEnd) {
+        const std::int64_t lastDiagonal = firstDiagonal + static_cast<std::int64_t>(present) * kMergeSegmentItems;
+        const int count = static_cast<int>((lastDiagonal < items ? lastDiagonal : items) - firstDiagonal);
+        const Partial sum = sumTeamInOneRow(team, firstDiagonal - rowBegin, count, products, firstSums);
+        Kokkos::single(Kokkos::PerTeam(team), [&]() {
+          const std::int64_t t = team.league_rank();
+          teamSums(2 * t) = sum;
+          teamSums(2 * t + 1) = sum;
+        });
+        return;
+      }
       stageAndSumSegments(team, rowBegin, rowEnd, firstDiagonal, present, products, segmentRows, firstSums, lastSums);
     } else {
       walkSegmentsInPlace(rowBegin, firstDiagonal, present, segmentRows, firstSums, lastSums);
