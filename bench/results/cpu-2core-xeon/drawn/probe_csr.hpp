@@ -75,6 +75,31 @@ inline const char* saveOrCompareBits(const std::string& path, const double* y, s
   return same ? "same bits" : "BITS DIFFER";
 }
 
+/// The GPU probes' x: values over 2^-14 to 2^14, so that the products' sums round.
+template <class Vector>
+void fillProbeX(const Vector& x) {
+  auto hx = Kokkos::create_mirror_view(x);
+  for (std::size_t i = 0; i < hx.extent(0); ++i) hx(i) = std::ldexp(0.25 + (i % 97) * 0.013, int(i % 29) - 14);
+  Kokkos::deep_copy(x, hx);
+}
+
+/// The GPU probes' time of one product, in microseconds: 20 warm-ups, then five batches of 40
+/// back to back, the median batch's mean.
+template <class Exec, class Product>
+double probeMicrosecondsPerProduct(const Exec& exec, const Product& product) {
+  for (int r = 0; r < 20; ++r) product();
+  exec.fence();
+  std::vector<double> batches;
+  for (int b = 0; b < 5; ++b) {
+    Kokkos::Timer t;
+    for (int r = 0; r < 40; ++r) product();
+    exec.fence();
+    batches.push_back(t.seconds() / 40 * 1e6);
+  }
+  std::sort(batches.begin(), batches.end());
+  return batches[2];
+}
+
 /// The matrices of the GPU probes (merge_gpu_probe.cpp, rows_in_order_gpu_probe.cpp): one row of
 /// 2,000,000 entries among rows of 1, 95 rows of 41,232 among short rows, a circuit-like matrix
 /// (rows of 1 to 9, one in 400 of 2,000 to 27,000), power-law rows (exponent 2.1), uniform rows of

@@ -29,21 +29,6 @@ using namespace araios;
 using Exec = Kokkos::DefaultExecutionSpace;
 using Csr = CsrMatrix<double, int, int, Exec::device_type>;
 
-template <class Product>
-double microsecondsPerProduct(const Exec& exec, const Product& product) {
-  for (int r = 0; r < 20; ++r) product();
-  exec.fence();
-  std::vector<double> batches;
-  for (int b = 0; b < 5; ++b) {
-    Kokkos::Timer t;
-    for (int r = 0; r < 40; ++r) product();
-    exec.fence();
-    batches.push_back(t.seconds() / 40 * 1e6);
-  }
-  std::sort(batches.begin(), batches.end());
-  return batches[2];
-}
-
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   const bool save = std::getenv("SAVE") != nullptr;
@@ -54,20 +39,16 @@ int main(int argc, char** argv) {
   for (const auto& c : cases) {
     const Csr A = randomCsr<Csr>(c.rows, 17, c.length);
     Kokkos::View<double*> x("x", c.rows), y("y", c.rows);
-    {
-      auto hx = Kokkos::create_mirror_view(x);
-      for (int i = 0; i < c.rows; ++i) hx(i) = std::ldexp(0.25 + (i % 97) * 0.013, i % 29 - 14);
-      Kokkos::deep_copy(x, hx);
-    }
+    fillProbeX(x);
     const Kokkos::View<const double*> xc = x;
     const Exec exec;
     const Kokkos::View<double*> work("work", Impl::csrMergeWorkspaceValues<Exec>(A));
     const auto bounds = Impl::csrMergeBounds(exec, A);
     const Impl::CsrMergeLayout<Exec, Csr> layout(A);
-    const double op = microsecondsPerProduct(exec, [&] {
+    const double op = probeMicrosecondsPerProduct(exec, [&] {
       Impl::csrMergePass<Impl::RoundedMergeSum<double>>(exec, A, xc, y, 1.0, 0.0, work, bounds);
     });
-    const double bare = microsecondsPerProduct(exec, [&] {
+    const double bare = probeMicrosecondsPerProduct(exec, [&] {
       Impl::csrMergePass<Impl::RoundedMergeSum<double>>(exec, A, xc, y, 1.0, 0.0, work);
     });
     // y from a poisoned start, so that an unwritten row shows.

@@ -28,21 +28,6 @@ using namespace araios;
 using Exec = Kokkos::DefaultExecutionSpace;
 using Csr = CsrMatrix<double, int, int, Exec::device_type>;
 
-template <class Product>
-double microsecondsPerProduct(const Exec& exec, const Product& product) {
-  for (int r = 0; r < 20; ++r) product();
-  exec.fence();
-  std::vector<double> batches;
-  for (int b = 0; b < 5; ++b) {
-    Kokkos::Timer t;
-    for (int r = 0; r < 40; ++r) product();
-    exec.fence();
-    batches.push_back(t.seconds() / 40 * 1e6);
-  }
-  std::sort(batches.begin(), batches.end());
-  return batches[2];
-}
-
 /// Row i has length(i, rng) entries; a positive band draws its columns within i +- band (a mesh's
 /// locality), else anywhere.
 template <class Length>
@@ -108,25 +93,21 @@ int main(int argc, char** argv) {
     const Csr A = c.make();
     const int rows = A.numRows;
     Kokkos::View<double*> x("x", rows), y("y", rows);
-    {
-      auto hx = Kokkos::create_mirror_view(x);
-      for (int i = 0; i < rows; ++i) hx(i) = std::ldexp(0.25 + (i % 97) * 0.013, i % 29 - 14);
-      Kokkos::deep_copy(x, hx);
-    }
+    fillProbeX(x);
     const Kokkos::View<const double*> xc = x;
     const Exec exec;
     const Kokkos::View<double*> work("work", Impl::csrMergeWorkspaceValues<Exec>(A));
     const auto bounds = Impl::csrMergeBounds(exec, A);
     const Impl::CsrMergeLayout<Exec, Csr> layout(A);
-    const double op = microsecondsPerProduct(exec, [&] {
+    const double op = probeMicrosecondsPerProduct(exec, [&] {
       Impl::csrMergePass<Impl::RoundedMergeSum<double>>(exec, A, xc, y, 1.0, 0.0, work, bounds);
     });
-    const double bare = microsecondsPerProduct(exec, [&] {
+    const double bare = probeMicrosecondsPerProduct(exec, [&] {
       Impl::csrMergePass<Impl::RoundedMergeSum<double>>(exec, A, xc, y, 1.0, 0.0, work);
     });
     const double cusparse = [&] {
       cuda::CusparseSpmv<double> product(handle, A, cuda::CusparseAlgorithm::CsrAlg1, x, y, 1.0, 0.0);
-      return microsecondsPerProduct(exec, [&] { product.run(); });
+      return probeMicrosecondsPerProduct(exec, [&] { product.run(); });
     }();
     // y from a poisoned start, so that an unwritten row shows; then the bare product's bits too.
     Kokkos::deep_copy(y, std::nan(""));
