@@ -143,6 +143,10 @@ void measureAraios(const Workspace<ExecSpace, Value>& w, const PlannedKernel& k,
   const Value alpha = w.alpha, beta = w.beta;
   w.measure(row, op.formatBytes(), [&] { op.apply(w.exec, w.x, w.y, alpha, beta); });
   if (k.keepXInL2) row.note = keepXInL2Note(w.exec, w.x.span() * sizeof(Value));
+  // What the operator chose for its products (csr-merge's plan, the row walk), so that a row
+  // says which plan it timed.
+  const std::string plan = op.plan();
+  if (!plan.empty()) row.note = row.note.empty() ? plan : row.note + "; " + plan;
 }
 
 template <class ExecSpace, class Value>

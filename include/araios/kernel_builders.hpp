@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 
 namespace araios::Impl {
@@ -95,6 +96,9 @@ class PreparedKernel {
   virtual std::int64_t storedSlots() const = 0;
   /// Values of workspace one product with `algorithm` needs.
   virtual std::int64_t workspaceValues(SpmvAlgorithm algorithm) const = 0;
+  /// What the kept state chose for the products of `algorithm`, in words; empty where it chose
+  /// nothing.
+  virtual std::string plan(SpmvAlgorithm algorithm) const = 0;
 };
 
 /// `accurate`: the CSR matrix the format was built from, its longest row and long rows, for a format that
@@ -126,6 +130,7 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
     // kernel.
     return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate_.workspaceValues());
   }
+  std::string plan(SpmvAlgorithm algorithm) const override { return describeSpmvState(state_, algorithm); }
 
  private:
   Format format_;

@@ -1,10 +1,11 @@
 // SpmvOperator: every registry kernel through one operator against the host reference, its
-// bytes, its refusals, and products that run at once: two operators, and two applies of one
+// bytes, its refusals, the plan it says it chose, and products that run at once: two operators, and two applies of one
 // operator, on two execution space instances (CUDA streams, OpenMP partitions), giving the bits
 // of the same products run one at a time.
 #define BOOST_TEST_MODULE operator
 #include <boost/test/unit_test.hpp>
 
+#include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/matrices.hpp"
 #include "support/real_matrices.hpp"
@@ -25,6 +26,7 @@
 #include <limits>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -226,6 +228,52 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(products_at_once_give_the_bits_of_products_in_turn
     BOOST_TEST(hashOf(y2) == expected, label);
     BOOST_TEST(hashOf(y3) == expected, label);
   }
+}
+
+/// An operator says what it chose for its products: csr-merge whether its short rows go apart
+/// (where no team holds a row of more than 16 entries they do; where every team does, the whole
+/// path runs), COO how it walks its rows in CSR order (by teams only on a GPU with a row past 256
+/// entries), and a kernel that chooses nothing says nothing.
+BOOST_AUTO_TEST_CASE_TEMPLATE(operators_say_the_plan_they_chose, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Value = typename Cfg::value_type;
+  using Csr = CsrMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, typename Cfg::device_type>;
+  using Op = SpmvOperator<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Exec>;
+  const std::int64_t rows = 60000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> shortRows, longRows;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t k = 0; k < 5; ++k) shortRows.emplace_back(r, (r + 7 * k) % rows, 1.0 + k);
+    // Rows of 20 entries everywhere, and one of 40,000: every team holds a long row's items.
+    const std::int64_t length = r == 123 ? 40000 : 20;
+    for (std::int64_t k = 0; k < length; ++k) longRows.emplace_back(r, (r + k) % rows, 0.5 + k % 3);
+  }
+  const io::HostMatrix shortHost = test::fromTriplets(rows, rows, std::move(shortRows));
+  const io::HostMatrix longHost = test::fromTriplets(rows, rows, std::move(longRows));
+  // Teams of the merge path: rows + nnz items, 16 a segment, csrMergeSegmentsPerTeam a team.
+  const auto teamsOf = [&](const io::HostMatrix& m) {
+    const std::int64_t segments = (m.numRows + m.nnz() + 15) / 16;
+    const std::int64_t perTeam = Impl::csrMergeSegmentsPerTeam<Exec>();
+    return std::to_string((segments + perTeam - 1) / perTeam);
+  };
+  const Csr shortCsr = csrFromHost<Csr>(shortHost), longCsr = csrFromHost<Csr>(longHost);
+  const auto planOf = [](const Csr& csr, Kernel kernel, Mode mode) {
+    OperatorOptions options;
+    options.kernel = kernel;
+    options.mode = mode;
+    return Op(Exec(), csr, options).plan();
+  };
+  const bool keptOnPath = Impl::mergeShortRowsKeptOnPathByEnvironment();
+  BOOST_TEST(planOf(shortCsr, Kernel::CsrMerge, Mode::Deterministic) ==
+             (keptOnPath ? "csr-merge: the whole merge path, " + teamsOf(shortHost) + " teams"
+                         : "csr-merge: short rows apart, then 0 of " + teamsOf(shortHost) + " teams on the merge path"));
+  BOOST_TEST(planOf(longCsr, Kernel::CsrMerge, Mode::Fast) ==
+             "csr-merge: the whole merge path, " + teamsOf(longHost) + " teams");
+  BOOST_TEST(planOf(longCsr, Kernel::CsrScalar, Mode::Deterministic).empty());
+  BOOST_TEST(planOf(shortCsr, Kernel::Ell, Mode::Deterministic).empty());
+  const bool gpu = !Impl::isHostSpace<Exec>();
+  BOOST_TEST(planOf(longCsr, Kernel::Coo, Mode::Deterministic) ==
+             (gpu ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row"));
+  BOOST_TEST(planOf(shortCsr, Kernel::Coo, Mode::Deterministic) == "rows in CSR order: a thread per row");
 }
 
 BOOST_AUTO_TEST_CASE(unknown_kernels_and_wrong_shapes_are_refused) {

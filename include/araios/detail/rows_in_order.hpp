@@ -30,10 +30,12 @@
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
+#include <araios/spmv_options.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace araios::Impl {
 
@@ -52,6 +54,11 @@ struct RowWalkPlan {
   bool byTeams = false;
   bool ready() const { return planned; }
   std::int64_t bytes() const { return 0; }
+  /// The plan in words, whatever the algorithm (the walk serves the modes that keep CSR's order).
+  std::string describe(SpmvAlgorithm /*algorithm*/) const {
+    if (!planned) return {};
+    return byTeams ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row";
+  }
 };
 
 /// The most staged entries of any row.

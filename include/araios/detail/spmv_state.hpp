@@ -13,12 +13,16 @@
 //                        `source`: the CSR matrix the format was built from; `mode`: the
 //                        operator's, so that a state no product in that mode reads is not built
 //   static void apply(..., const View& work, const State& state);   // apply's arguments, then it
+//   std::string describe(SpmvAlgorithm) const   (optional) what the state chose for that
+//                        algorithm's products, in words, or nothing (SpmvOperator::plan)
 // Formats without a State keep their apply and are passed nothing.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/mode.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 namespace araios::Impl {
 
@@ -43,6 +47,23 @@ using SpmvState = typename SpmvStateOf<Spmv<ExecSpace, Matrix>>::type;
 
 template <class ExecSpace, class Matrix>
 inline constexpr bool hasSpmvState = !std::is_same_v<SpmvState<ExecSpace, Matrix>, NoSpmvState>;
+
+template <class State, class = void>
+struct DescribesItself : std::false_type {};
+template <class State>
+struct DescribesItself<State, std::void_t<decltype(std::declval<const State&>().describe(SpmvAlgorithm{}))>>
+    : std::true_type {};
+
+/// What `state` chose for the products of `algorithm`, in words; empty where it chose nothing.
+template <class State>
+std::string describeSpmvState(const State& state, SpmvAlgorithm algorithm) {
+  if constexpr (DescribesItself<State>::value) {
+    return state.describe(algorithm);
+  } else {
+    (void)state, (void)algorithm;
+    return {};
+  }
+}
 
 /// The state of the products on A in `mode`, built from A and the CSR matrix A was built from.
 template <class ExecSpace, class Matrix, class Csr>

@@ -183,6 +183,14 @@ struct CsrMergeBounds {
   std::int64_t bytes() const {
     return static_cast<std::int64_t>(teamRows.extent(0) * sizeof(Ordinal) + longRowTeams.extent(0));
   }
+  /// The plan of csr-merge's products in words (nothing for another algorithm, which reads none).
+  std::string describe(SpmvAlgorithm algorithm) const {
+    if (algorithm != SpmvAlgorithm::CsrMerge || !ready()) return {};
+    const std::string teams = std::to_string(teamRows.extent(0) - 1);
+    return shortRowsApart() ? "csr-merge: short rows apart, then " + std::to_string(longRowTeamCount) + " of " +
+                                  teams + " teams on the merge path"
+                            : "csr-merge: the whole merge path, " + teams + " teams";
+  }
 };
 
 /// How an operator's csr-merge treats its short rows: by the rule above (Auto), always apart, or
