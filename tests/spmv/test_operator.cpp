@@ -1,7 +1,7 @@
 // SpmvOperator: every registry kernel through one operator against the host reference, its
-// bytes, its refusals, the plan it says it chose, and products that run at once: two operators, and two applies of one
-// operator, on two execution space instances (CUDA streams, OpenMP partitions), giving the bits
-// of the same products run one at a time.
+// bytes, its refusals, the plan it says it chose, and products that run at once: two operators,
+// and two applies of one operator, on two execution space instances (CUDA streams, OpenMP
+// partitions), giving the bits of the same products run one at a time.
 #define BOOST_TEST_MODULE operator
 #include <boost/test/unit_test.hpp>
 

@@ -437,9 +437,9 @@ struct CsrMergeTeamKernel {
   /// row ends here, and the team's record holds that one row with its two sums equal. The same
   /// sums as stageAndSumSegments and joinRecordsByTree, without finding rows: each segment's
   /// entries from -0.0 in CSR order, then the aligned tree over the segments, left plus right.
-  /// Returns the team's sum of the row. On an H200 this took a team's part of 99 rows of 270,000
-  /// entries from 192 to 163 us, and 1.03 to 1.05x off matrices with fewer long rows
-  /// (bench/results/nvidia-h200/merge_staging).
+  /// Returns the team's sum of the row. On an H200 this took the product on 99 rows of 270,000
+  /// entries from 192 to 163 us and gained 1.02 to 1.06x on the other matrices with long or
+  /// power-law rows (bench/results/nvidia-h200/merge_staging).
   KOKKOS_INLINE_FUNCTION Partial sumTeamInOneRow(const Member& team, std::int64_t firstEntry, int count,
                                                  Staged* products, Partial* sums) const {
     const int threads = team.team_size();
