@@ -104,6 +104,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
   const std::string hash = hashBits(y);
   const int threads = ExecSpace().concurrency();
   const Repeatability repeat = measureRepeatability<Value>(kernel, x, y, args.repeatability);
+  const std::string plan = kernel.plan();  // what the operator chose (csr-merge's plan, the row walk)
 
   if (args.run.json) {
     nlohmann::json j = {{"file", args.file},
@@ -129,7 +130,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
                         {"within_error_bound", accuracy.withinBound},
                         {"hash", hash}};
     if (kernel.choice() != nullptr) j["auto"] = nlohmann::json::parse(choiceJson(*kernel.choice(), kernel.chooseSeconds()));
-    if (!kernel.plan().empty()) j["plan"] = kernel.plan();
+    if (!plan.empty()) j["plan"] = plan;
     if (repeat.runs > 0) {
       j["repeatability"] = {{"runs", repeat.runs},
                             {"distinct_results", repeat.distinctResults},
@@ -141,7 +142,7 @@ int runTyped(const ExecSpace& exec, const io::HostMatrix& host, const SpmvArgs& 
     fmt::print("kernel    {} ({} mode) on {} ({} threads), {}, {}-bit indices\n", kernelName, toString(mode),
                args.run.backend, threads, args.run.precision, 8 * sizeof(Offset));
     if (kernel.choice() != nullptr) fmt::print("auto      {}\n", choiceText(*kernel.choice()));
-    if (!kernel.plan().empty()) fmt::print("plan      {}\n", kernel.plan());
+    if (!plan.empty()) fmt::print("plan      {}\n", plan);
     fmt::print("time      {:.3f} us per product (median of {})\n", seconds * 1e6, args.repeat);
     fmt::print("rate      {:.2f} GFLOP/s, {:.2f} GB/s effective ({} bytes of {})\n", flops / seconds * 1e-9,
                bytes / seconds * 1e-9, kernel.formatBytes(), kernelName);

@@ -277,8 +277,8 @@ class SpmvOperator {
   /// that has applied it.
   std::int64_t workspaceBytes() const { return state().workspace->values() * static_cast<std::int64_t>(sizeof(Value)); }
   /// What the operator chose for its products when it was built, in words: csr-merge's plan for
-  /// its short rows, or how COO and HYB walk their rows in CSR order. Empty where the kernel
-  /// chooses nothing.
+  /// its short rows, or how COO, HYB and CSC (Deterministic) walk their rows in CSR order. Empty
+  /// where the kernel chooses nothing.
   std::string plan() const { return state().prepared->plan(state().entry->algorithm); }
   /// Stored slots of the format, padding included (storedSlots / nnz is its padding ratio).
   std::int64_t storedSlots() const { return state().prepared->storedSlots(); }

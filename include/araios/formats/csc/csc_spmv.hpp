@@ -154,6 +154,8 @@ struct CscRows {
                               static_cast<std::int64_t>(order.ptr.extent(0)) - 1)
                    : 0;
   }
+  /// How a product walks the rows, in words (RowWalkPlan::describe); nothing when not built.
+  std::string describe(SpmvAlgorithm algorithm) const { return ready() ? walk.describe(algorithm) : std::string(); }
 };
 
 /// columns(q) = colOfEntry(perm(q)): the columns put in the order of the grouping.
