@@ -32,13 +32,14 @@
 // path lies inside one row, as most of a long row's teams do, finds no rows: its segments are
 // runs of consecutive entries and its record holds that one row (sumTeamInOneRow).
 //
-// Short rows apart (an operator's plan, made once by csrMergeBounds): where the teams that hold
-// some item of a row longer than kMergeShortRowEntries are at most an eighth of all teams, one
-// thread per short row sums it first (csr_merge_short_rows.hpp: the same bits), and then only
-// those teams run, storing only the long rows; the tree above the teams reads the other teams'
-// records as holding nothing. A product on a bare matrix walks the whole path. The environment
-// variable ARAIOS_CSR_MERGE_SHORT_ROWS=path keeps every operator on the whole path, so that
-// one program can time both plans.
+// Short rows apart (an operator's plan, made once by csrMergeBounds): where no row is longer
+// than kMergeShortRowEntries (csrMergeShortRowsGoApart), one thread per row sums it
+// (csr_merge_short_rows.hpp: the same bits) and no team runs. The plan can also be forced where
+// some rows are long, for tests and comparisons: the short rows' pass runs first, then only the
+// teams that hold a long row's items, storing only the long rows; the tree above the teams reads
+// the other teams' records as holding nothing. A product on a bare matrix walks the whole path.
+// The environment variable ARAIOS_CSR_MERGE_SHORT_ROWS=path keeps every operator on the whole
+// path, so that one program can time both plans.
 //
 #include <araios/detail/row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
@@ -211,20 +212,27 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
                        CsrMergeBoundsKernel<Csr>{A, items, csrMergeTeamItems<ExecSpace>(), teamRows});
 }
 
-/// Short rows go apart where at most this share of the teams hold a long row's items.
+/// The rule of an operator's plan: the short rows go apart where no row is long, so that the
+/// short rows' pass is the whole product and no team runs.
 ///
-/// Measured on an H200 (bench/results/nvidia-h200/merge_short_rows): with no long row the short
-/// rows' pass alone took 0.53 times the whole path's time on a 128^3 stencil and 0.90 on uniform
-/// rows of 15. Where long rows are spread more widely, the marked teams cost their share of the
-/// path's time, the short rows' pass about csr-scalar's time on all rows, and the extra launch a
-/// few microseconds: under a rule of one half, which put them apart there, that took 1.1 times the
-/// path on a FEM matrix with rows of 9 on average, and 1.26 times on one row of 20,000 among
-/// 20,000 rows (a third of the teams marked). An eighth keeps the teams' part small beside what
-/// the short rows' pass spares (this threshold itself has not been timed).
-constexpr std::int64_t kMergeApartTeamsOneIn = 8;
+/// Measured on an H200 (bench/results/nvidia-h200/merge_plans: both plans of one operator timed
+/// in one process, on 31 matrices and a sweep of the share of teams that hold a long row's
+/// items), apart's time over the whole path's (the mean of two runs):
+///   - no long row: 0.33 (20,000 rows of 3 to 5) to 0.80 (rows of 7), 0.51 on a 128^3 stencil;
+///   - long rows among 10^6 rows of 1 to 3: 1.03 to 1.11 with 4 to 57 % of the teams marked;
+///   - long rows among rows of 5 to 12: 1.25 to 1.34 with 2 to 44 % marked;
+///   - long rows among 100,000 rows of 1 to 3 (about 150 teams): 1.22 to 1.28;
+///   - 25 other matrices with long rows: 1.07 to 1.85 on 23 of them; 0.98 on 11 rows of 2 x 10^6
+///     among rows of 1, and 0.81 on one row of 2 x 10^6 among rows of 1 in random columns.
+/// Where some team holds a long row's items, those teams cost what they cost on the path, and
+/// the short rows' pass most likely costs more than the part of the path it spares. The rules
+/// before this one (apart where at most a half, then an eighth, of the teams were marked) picked
+/// such matrices too: apart took 1.03 to 1.34 times the path on all of them but the row of
+/// 2 x 10^6 in random columns.
+constexpr bool csrMergeShortRowsGoApart(std::int64_t marked) { return marked == 0; }
 
 /// The bounds and plan of A's products on ExecSpace, made once (an operator's state): the short
-/// rows go apart where at most 1/kMergeApartTeamsOneIn of the teams hold a long row's items.
+/// rows go apart by the rule above (Auto), always, or never.
 template <class ExecSpace, class Csr>
 CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBounds(
     const ExecSpace& exec, const Csr& A, MergeShortRows shortRows = MergeShortRows::Auto) {
@@ -239,7 +247,7 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   decltype(bounds.longRowTeams) longRowTeams(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
   const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
-  if (shortRows == MergeShortRows::Apart || kMergeApartTeamsOneIn * marked <= layout.teams) {
+  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(marked)) {
     bounds.longRowTeams = longRowTeams;
     bounds.longRowTeamCount = marked;
   }

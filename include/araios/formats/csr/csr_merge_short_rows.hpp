@@ -1,6 +1,7 @@
 #pragma once
-// csr-merge with its short rows apart: the plan an operator takes where a few long rows hold
-// the matrix's uneven part (csr_merge.hpp, CsrMergeBounds). The bits stay the merge path's.
+// csr-merge with its short rows apart: the plan an operator takes where no row is long, and one
+// that tests can force where some are (csr_merge.hpp, CsrMergeBounds). The bits stay the merge
+// path's.
 //
 // A row of at most kMergeShortRowEntries entries covers at most 17 items of the path (its
 // entries and its end), so it lies in one segment or in two adjacent ones. Under the path's
@@ -10,9 +11,9 @@
 //     second, left first. Whatever the two segments' alignment, the aligned tree meets them only
 //     at their lowest common ancestor, and every node below it holds one of them alone (a child
 //     without the row adds nothing).
-// So one thread per row gives these rows their bits at csr-scalar's pace (CsrMergeShortRowsKernel),
-// and the team kernel visits only the teams that hold some item of a longer row and stores only
-// the longer rows. On the rows of stencils and uniform graphs, csr-scalar took 0.4 to 0.7 times
+// So one thread per row gives these rows their bits at csr-scalar's pace (CsrMergeShortRowsKernel);
+// with long rows, the team kernel then visits only the teams that hold some item of a longer row
+// and stores only the longer rows. On the rows of stencils and uniform graphs, csr-scalar took 0.4 to 0.7 times
 // csr-merge's team kernel's time on an H200 (bench/results/nvidia-h200/team_carveout).
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_merge_path.hpp>
