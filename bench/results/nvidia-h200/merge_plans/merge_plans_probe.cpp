@@ -67,15 +67,17 @@ HostCsr fromCoordinates(const io::HostMatrix& m) {
   return h;
 }
 
-HostCsr fromProbeCase(const ProbeCase& c) {
-  // The same rows as randomCsr (probe_csr.hpp) with seed 17, kept on the host.
-  std::mt19937 rng(17);
+/// A square matrix of `rows` rows on the host: row i has length(i, rng) entries in columns drawn
+/// uniformly (sorted, repeats kept), values in [1, 2).
+template <class Length>
+HostCsr hostRows(int rows, unsigned seed, const Length& length) {
+  std::mt19937 rng(seed);
   HostCsr h;
-  h.rows = h.cols = c.rows;
-  h.ptr.assign(c.rows + 1, 0);
-  for (int i = 0; i < c.rows; ++i) {
-    std::vector<int> cols(c.length(i, rng));
-    for (auto& v : cols) v = rng() % c.rows;
+  h.rows = h.cols = rows;
+  h.ptr.assign(rows + 1, 0);
+  for (int i = 0; i < rows; ++i) {
+    std::vector<int> cols(length(i, rng));
+    for (auto& v : cols) v = static_cast<int>(rng() % static_cast<unsigned>(rows));
     std::sort(cols.begin(), cols.end());
     for (int v : cols) {
       h.col.push_back(v);
@@ -85,6 +87,9 @@ HostCsr fromProbeCase(const ProbeCase& c) {
   }
   return h;
 }
+
+/// The same rows as randomCsr (probe_csr.hpp) with seed 17, kept on the host.
+HostCsr fromProbeCase(const ProbeCase& c) { return hostRows(c.rows, 17, c.length); }
 
 template <class T>
 bool readArray(FILE* f, std::vector<T>& v, std::size_t n) {
@@ -135,23 +140,11 @@ Csr onDevice(const HostCsr& h) {
 /// `rows` rows of minShort to maxShort entries, `longRows` of them (spread evenly) of longLength
 /// entries instead; columns drawn uniformly (seed 5077).
 HostCsr sweepCsr(int rows, int minShort, int maxShort, int longRows, int longLength) {
-  std::mt19937 rng(5077);
-  HostCsr h;
-  h.rows = h.cols = rows;
-  h.ptr.assign(rows + 1, 0);
   const int every = longRows > 0 ? rows / longRows : rows + 1;
-  for (int i = 0; i < rows; ++i) {
+  return hostRows(rows, 5077, [&](int i, std::mt19937& rng) {
     const bool isLong = longRows > 0 && i % every == every / 2 && i / every < longRows;
-    std::vector<int> cols(isLong ? longLength : minShort + static_cast<int>(rng() % (maxShort - minShort + 1)));
-    for (auto& v : cols) v = static_cast<int>(rng() % static_cast<unsigned>(rows));
-    std::sort(cols.begin(), cols.end());
-    for (int v : cols) {
-      h.col.push_back(v);
-      h.val.push_back(1.0 + (rng() % 1000) * 1e-3);
-    }
-    h.ptr[i + 1] = static_cast<int>(h.col.size());
-  }
-  return h;
+    return isLong ? longLength : minShort + static_cast<int>(rng() % static_cast<unsigned>(maxShort - minShort + 1));
+  });
 }
 
 /// Whether a plan puts the short rows apart (a member function since ce613ee, a flag before).
