@@ -13,8 +13,8 @@
 //     without the row adds nothing).
 // So one thread per row gives these rows their bits at csr-scalar's pace (CsrMergeShortRowsKernel);
 // with long rows, the team kernel then visits only the teams that hold some item of a longer row
-// and stores only the longer rows. On the rows of stencils and uniform graphs, csr-scalar took 0.4 to 0.7 times
-// csr-merge's team kernel's time on an H200 (bench/results/nvidia-h200/team_carveout).
+// and stores only the longer rows. On the rows of stencils and uniform graphs, csr-scalar took 0.4
+// to 0.7 times csr-merge's team kernel's time on an H200 (bench/results/nvidia-h200/team_carveout).
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_merge_path.hpp>
 
