@@ -56,6 +56,13 @@ struct HostCsr {
 };
 
 template <class Value>
+std::int64_t hostLongestRow(const HostCsr<Value>& A) {
+  std::int64_t longest = 0;
+  for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) longest = std::max(longest, A.rowPtr[i + 1] - A.rowPtr[i]);
+  return longest;
+}
+
+template <class Value>
 Value storeRow(Value sum, Value alpha, Value beta, Value y) {
   return beta == Value(0) ? alpha * sum : std::fma(alpha, sum, beta * y);
 }
@@ -392,11 +399,13 @@ io::HostMatrix shortRowsAndSomeLong(std::int64_t rows, int shortest, std::int64_
 }
 
 /// csr-merge with its short rows apart (csr_merge_short_rows.hpp): one thread per row of at
-/// most 16 entries, then only the teams that hold a longer row's items. Forced apart, forced on
+/// most 49 entries, then only the teams that hold a longer row's items. Forced apart, forced on
 /// the path, and by the operator's rule, every product gives the merge order's bits, on rows of
-/// every length, of one or two segments, long rows across teams, empty rows, both scalings.
-/// The rule (csrMergeShortRowsGoApart): apart only where no row is long; the team kernel runs
-/// where the plan is forced apart and some team holds a long row's items.
+/// every length, of one to four segments (the two-segment kernel where no row is longer than 16,
+/// the tree's otherwise), long rows across teams, empty rows, both scalings. The rule
+/// (csrMergeShortRowsGoApart): apart only where no row is long and rows average at most 16
+/// entries; the team kernel runs where the plan is forced apart and some team holds a long
+/// row's items.
 BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cfg, test::AllConfigs) {
   using Exec = typename Cfg::execution_space;
   using Value = typename Cfg::value_type;
@@ -418,7 +427,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
       {"one_row_of_3000", shortRowsAndSomeLong(80000, 2, 1, 3000, 15), false},
       {"one_row_of_60000", shortRowsAndSomeLong(60000, 2, 1, 60000, 12), false},
       {"six_rows_of_9000", shortRowsAndSomeLong(40000, 9, 6, 9000, 13), false},
-      {"rows_of_17_everywhere", shortRowsAndSomeLong(20000, 17, 2000, 17, 14), false},
+      {"rows_of_17_everywhere", shortRowsAndSomeLong(20000, 17, 2000, 17, 14), true},
+      {"rows_of_49_everywhere", shortRowsAndSomeLong(40000, 17, 4000, 49, 16), true},
+      {"rows_of_50_everywhere", shortRowsAndSomeLong(40000, 17, 400, 50, 17), false},
+      {"rows_of_up_to_39", shortRowsAndSomeLong(20000, 40, 0, 0, 18), false},
   };
   Exec exec;
   for (const Case& c : cases) {
@@ -436,8 +448,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
     const auto rule = Impl::csrMergeBounds(exec, csr);
     BOOST_TEST(rule.shortRowsApart() == c.apartByRule, what << ": the rule put the short rows "
                                                           << (rule.shortRowsApart() ? "apart" : "on the path"));
+    const std::int64_t longest = Impl::csrLongestRow(exec, csr);
+    BOOST_TEST(longest == hostLongestRow(hostCsr), what << ": longest row " << longest);
     for (const MergeShortRows plan : {MergeShortRows::Apart, MergeShortRows::OnThePath, MergeShortRows::Auto}) {
       const auto bounds = Impl::csrMergeBounds(exec, csr, plan);
+      BOOST_TEST(bounds.shortRowsInTwoSegments == (bounds.shortRowsApart() && longest <= 16),
+                 what << ": the two-segment kernel " << (bounds.shortRowsInTwoSegments ? "taken" : "not taken"));
       for (const auto& [alpha, beta] : {std::pair<Value, Value>{Value(1), Value(0)}, {Value(-0.75), Value(0.5)}}) {
         const std::vector<Value> expected = mergeOrder(hostCsr, x, y0, alpha, beta);
         for (std::size_t i = 0; i < y0.size(); ++i) ym(i) = beta == Value(0) ? std::nan("") : y0[i];

@@ -33,8 +33,9 @@
 // runs of consecutive entries and its record holds that one row (sumTeamInOneRow).
 //
 // Short rows apart (an operator's plan, made once by csrMergeBounds): where no row is longer
-// than kMergeShortRowEntries (csrMergeShortRowsGoApart), one thread per row sums it
-// (csr_merge_short_rows.hpp: the same bits) and no team runs. The plan can also be forced where
+// than kMergeShortRowEntries and rows average at most kMergeApartMeanRowEntries entries
+// (csrMergeShortRowsGoApart), one thread per row sums it (csr_merge_short_rows.hpp: the same
+// bits) and no team runs. The plan can also be forced where
 // some rows are long, for tests and comparisons: the short rows' pass runs first, then only the
 // teams that hold a long row's items, storing only the long rows; the tree above the teams reads
 // the other teams' records as holding nothing. A product on a bare matrix walks the whole path.
@@ -179,6 +180,8 @@ struct CsrMergeBounds {
   Kokkos::View<Ordinal*, Device> teamRows;
   Kokkos::View<std::uint8_t*, Device> longRowTeams;
   std::int64_t longRowTeamCount = 0;
+  /// No row longer than kMergeSegmentItems: the short rows' pass takes its two-segment kernel.
+  bool shortRowsInTwoSegments = false;
   bool ready() const { return teamRows.extent(0) > 0; }
   bool shortRowsApart() const { return longRowTeams.extent(0) > 0; }
   std::int64_t bytes() const {
@@ -212,16 +215,25 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
                        CsrMergeBoundsKernel<Csr>{A, items, csrMergeTeamItems<ExecSpace>(), teamRows});
 }
 
-/// The rule of an operator's plan: the short rows go apart where no row is long, so that the
-/// short rows' pass is the whole product and no team runs.
+/// Rows may average at most this many entries for the short rows to go apart (the rule below).
+constexpr std::int64_t kMergeApartMeanRowEntries = 16;
+
+/// The rule of an operator's plan: the short rows go apart where no row is long (none longer
+/// than kMergeShortRowEntries) and the rows average at most kMergeApartMeanRowEntries entries,
+/// so that the short rows' pass is the whole product and no team runs.
 ///
 /// Measured on an H200 (bench/results/nvidia-h200/merge_plans: both plans of one operator timed
-/// in one process, on 31 matrices and a sweep of the share of teams that hold a long row's
-/// items), apart's time over the whole path's (the mean of two runs):
-///   - no long row: 0.33 (20,000 rows of 3 to 5) to 0.80 (rows of 7), 0.51 on a 128^3 stencil;
+/// in one process, 48 matrices and a sweep of the share of teams that hold a long row's items),
+/// apart's time over the whole path's (the mean of two runs):
+///   - no row longer than 16: 0.33 (20,000 rows of 3 to 5) to 0.80 (rows of 7), 0.51 on a 128^3
+///     stencil;
+///   - no row longer than 49, rows of 4.7 and 10 entries on average (a drawn rectangle and a
+///     drawn 2-D FEM matrix): 0.76 and 0.79;
+///   - no row longer than 49, rows of 23 and 24 entries on average (a drawn 2-D FEM matrix with
+///     two unknowns per node, a drawn matrix of uniform rows in random columns): 0.99 and 1.21,
+///     hence the bound on the mean; it lies between 10 and 23, where no matrix was timed;
 ///   - long rows among 10^6 rows of 1 to 3: 1.03 to 1.11 with 4 to 57 % of the teams marked;
 ///   - long rows among rows of 5 to 12: 1.25 to 1.34 with 2 to 44 % marked;
-///   - long rows among 100,000 rows of 1 to 3 (about 150 teams): 1.22 to 1.28;
 ///   - 25 other matrices with long rows: 1.07 to 1.85 on 23 of them; 0.98 on 11 rows of 2 x 10^6
 ///     among rows of 1, and 0.81 on one row of 2 x 10^6 among rows of 1 in random columns.
 /// Where some team holds a long row's items, those teams cost what they cost on the path, and
@@ -229,7 +241,9 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
 /// before this one (apart where at most a half, then an eighth, of the teams were marked) picked
 /// such matrices too: apart took 1.03 to 1.34 times the path on all of them but the row of
 /// 2 x 10^6 in random columns.
-constexpr bool csrMergeShortRowsGoApart(std::int64_t marked) { return marked == 0; }
+constexpr bool csrMergeShortRowsGoApart(std::int64_t marked, std::int64_t rows, std::int64_t entries) {
+  return marked == 0 && entries <= kMergeApartMeanRowEntries * rows;
+}
 
 /// The bounds and plan of A's products on ExecSpace, made once (an operator's state): the short
 /// rows go apart by the rule above (Auto), always, or never.
@@ -247,9 +261,10 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   decltype(bounds.longRowTeams) longRowTeams(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
   const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
-  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(marked)) {
+  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(marked, A.numRows, A.nnz())) {
     bounds.longRowTeams = longRowTeams;
     bounds.longRowTeamCount = marked;
+    bounds.shortRowsInTwoSegments = csrLongestRow(exec, A) <= kMergeSegmentItems;
   }
   return bounds;
 }
@@ -648,7 +663,7 @@ void csrMergePass(const ExecSpace& exec, const Csr& A, const XView& x, const YVi
   }
   const bool apart = bounds.shortRowsApart();
   if (apart) {
-    csrMergeShortRowsPass<Sum>(exec, A, x, y, alpha, beta);
+    csrMergeShortRowsPass<Sum>(exec, A, x, y, alpha, beta, bounds.shortRowsInTwoSegments);
     if (bounds.longRowTeamCount == 0) return;
   }
   const MergeStoredRows<decltype(Csr::rowPtr)> stored{A.rowPtr, apart};
