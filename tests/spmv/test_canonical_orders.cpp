@@ -55,6 +55,19 @@ struct HostCsr {
   std::vector<Value> values;
 };
 
+/// Rows whose entries span more than `span` columns.
+template <class Value>
+std::int64_t hostFarRows(const HostCsr<Value>& A, std::int64_t span) {
+  std::int64_t far = 0;
+  for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) {
+    if (A.rowPtr[i + 1] - A.rowPtr[i] < 2) continue;
+    const auto [lowest, highest] =
+        std::minmax_element(A.colIdx.begin() + A.rowPtr[i], A.colIdx.begin() + A.rowPtr[i + 1]);
+    far += *highest - *lowest > span ? 1 : 0;
+  }
+  return far;
+}
+
 template <class Value>
 std::int64_t hostLongestRow(const HostCsr<Value>& A) {
   std::int64_t longest = 0;
@@ -398,13 +411,35 @@ io::HostMatrix shortRowsAndSomeLong(std::int64_t rows, int shortest, std::int64_
   return test::fromTriplets(rows, cols, std::move(entries));
 }
 
+/// `rows` rows of 0 to maxLength entries in columns within `band` of the diagonal (of `cols`
+/// columns, wrapped), but every farEvery-th row (none if 0) in columns across all of them;
+/// values over many binades.
+io::HostMatrix rowsInBand(std::int64_t rows, std::int64_t cols, int maxLength, std::int64_t band, std::int64_t farEvery,
+                          std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30), length(0, maxLength);
+  std::uniform_int_distribution<std::int64_t> offset(-band, band), anywhere(0, cols - 1);
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t n = length(rng), diagonal = r * cols / rows;
+    const bool far = farEvery > 0 && r % farEvery == 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      const std::int64_t col = far ? anywhere(rng) : ((diagonal + offset(rng)) % cols + cols) % cols;
+      entries.emplace_back(r, col, std::ldexp(mantissa(rng), exponent(rng)));
+    }
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
 /// csr-merge with its short rows apart (csr_merge_short_rows.hpp): one thread per row of at
 /// most 49 entries, then only the teams that hold a longer row's items. Forced apart, forced on
 /// the path, and by the operator's rule, every product gives the merge order's bits, on rows of
 /// every length, of one to four segments (the two-segment kernel where no row is longer than 16,
 /// the tree's otherwise), long rows across teams, empty rows, both scalings. The rule
-/// (csrMergeShortRowsGoApart): apart only where no row is long and rows average at most 16
-/// entries; the team kernel runs where the plan is forced apart and some team holds a long
+/// (csrMergeShortRowsGoApart): apart only where no row is longer than 49, and either none is
+/// longer than 16, rows average at most 8 entries, or at most one row in 16 spans more than
+/// 2^15 columns; the team kernel runs where the plan is forced apart and some team holds a long
 /// row's items.
 BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cfg, test::AllConfigs) {
   using Exec = typename Cfg::execution_space;
@@ -428,9 +463,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
       {"one_row_of_60000", shortRowsAndSomeLong(60000, 2, 1, 60000, 12), false},
       {"six_rows_of_9000", shortRowsAndSomeLong(40000, 9, 6, 9000, 13), false},
       {"rows_of_17_everywhere", shortRowsAndSomeLong(20000, 17, 2000, 17, 14), true},
-      {"rows_of_49_everywhere", shortRowsAndSomeLong(40000, 17, 4000, 49, 16), true},
-      {"rows_of_50_everywhere", shortRowsAndSomeLong(40000, 17, 400, 50, 17), false},
-      {"rows_of_up_to_39", shortRowsAndSomeLong(20000, 40, 0, 0, 18), false},
+      {"rows_of_49_among_rows_of_up_to_8", shortRowsAndSomeLong(40000, 9, 400, 49, 16), true},
+      {"rows_of_50_among_rows_of_up_to_8", shortRowsAndSomeLong(40000, 9, 400, 50, 17), false},
+      {"rows_of_up_to_49_near_the_diagonal", rowsInBand(30000, 200000, 49, 1000, 0, 18), true},
+      {"rows_of_up_to_49_far_apart", rowsInBand(30000, 200000, 49, 1000, 1, 19), false},
+      {"one_in_10_rows_far_apart", rowsInBand(30000, 200000, 49, 1000, 10, 20), false},
+      {"one_in_40_rows_far_apart", rowsInBand(30000, 200000, 49, 1000, 40, 21), true},
   };
   Exec exec;
   for (const Case& c : cases) {
@@ -450,6 +488,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(csr_merge_short_rows_apart_keep_the_merge_bits, Cf
                                                           << (rule.shortRowsApart() ? "apart" : "on the path"));
     const std::int64_t longest = Impl::csrLongestRow(exec, csr);
     BOOST_TEST(longest == hostLongestRow(hostCsr), what << ": longest row " << longest);
+    const std::int64_t far = Impl::csrFarRows(exec, csr);
+    BOOST_TEST(far == hostFarRows(hostCsr, Impl::kMergeNearColumns), what << ": " << far << " rows far apart");
     for (const MergeShortRows plan : {MergeShortRows::Apart, MergeShortRows::OnThePath, MergeShortRows::Auto}) {
       const auto bounds = Impl::csrMergeBounds(exec, csr, plan);
       BOOST_TEST(bounds.shortRowsInTwoSegments == (bounds.shortRowsApart() && longest <= 16),

@@ -11,6 +11,9 @@
 // teams (sweepCsr), built on the host (the suites by the benchmark's own generators) and cached
 // in CACHE (default /tmp/mcache) for the next build's run, all of them in parallel before the
 // first is timed.
+// MEANS=1 adds rows of 1 to 2m - 1 entries (m = 8 to 24, the longest 47), in random columns and
+// in a band of 129 columns about the diagonal (meanCsr): where the rule's bound on the mean
+// (csrMergeShortRowsGoApart) sits between the short rows' pass and the path.
 // ONLY=NAME runs one matrix.
 //
 // Built from the repository root with the cuda preset's Kokkos (INCLUDE: the include folder of
@@ -68,17 +71,17 @@ HostCsr fromCoordinates(const io::HostMatrix& m) {
   return h;
 }
 
-/// A square matrix of `rows` rows on the host: row i has length(i, rng) entries in columns drawn
-/// uniformly (sorted, repeats kept), values in [1, 2).
-template <class Length>
-HostCsr hostRows(int rows, unsigned seed, const Length& length) {
+/// A square matrix of `rows` rows on the host: row i has length(i, rng) entries in columns
+/// column(i, rng) (sorted, repeats kept), values in [1, 2).
+template <class Length, class Column>
+HostCsr hostRows(int rows, unsigned seed, const Length& length, const Column& column) {
   std::mt19937 rng(seed);
   HostCsr h;
   h.rows = h.cols = rows;
   h.ptr.assign(rows + 1, 0);
   for (int i = 0; i < rows; ++i) {
     std::vector<int> cols(length(i, rng));
-    for (auto& v : cols) v = static_cast<int>(rng() % static_cast<unsigned>(rows));
+    for (auto& v : cols) v = column(i, rng);
     std::sort(cols.begin(), cols.end());
     for (int v : cols) {
       h.col.push_back(v);
@@ -87,6 +90,13 @@ HostCsr hostRows(int rows, unsigned seed, const Length& length) {
     h.ptr[i + 1] = static_cast<int>(h.col.size());
   }
   return h;
+}
+
+/// The same in columns drawn uniformly.
+template <class Length>
+HostCsr hostRows(int rows, unsigned seed, const Length& length) {
+  return hostRows(rows, seed, length,
+                  [rows](int, std::mt19937& rng) { return static_cast<int>(rng() % static_cast<unsigned>(rows)); });
 }
 
 /// The same rows as randomCsr (probe_csr.hpp) with seed 17, kept on the host.
@@ -148,6 +158,19 @@ HostCsr sweepCsr(int rows, int minShort, int maxShort, int longRows, int longLen
   });
 }
 
+/// 1.5 x 10^6 rows of 1 to 2 mean - 1 entries (seed 7919 + mean), in random columns or in
+/// columns within 64 of the diagonal (sorted, repeats kept), values in [1, 2).
+HostCsr meanCsr(int mean, bool band) {
+  const int rows = 1500000;
+  const auto length = [mean](int, std::mt19937& rng) {
+    return 1 + static_cast<int>(rng() % static_cast<unsigned>(2 * mean - 1));
+  };
+  if (!band) return hostRows(rows, 7919 + mean, length);
+  return hostRows(rows, 7919 + mean, length, [rows](int i, std::mt19937& rng) {
+    return std::min(rows - 1, std::max(0, i - 64 + static_cast<int>(rng() % 129u)));
+  });
+}
+
 /// Whether a plan puts the short rows apart (a member function since ce613ee, a flag before).
 template <class Bounds>
 bool apartIn(const Bounds& b) {
@@ -189,6 +212,12 @@ int main(int argc, char** argv) {
   }
   for (int n : {1, 2, 4, 8, 16}) {
     cases.push_back({"sweep-small-x" + std::to_string(n), [n] { return sweepCsr(100000, 1, 3, n, 2000); }});
+  }
+  if (std::getenv("MEANS") != nullptr) {
+    for (int m : {8, 12, 16, 20, 24}) {
+      cases.push_back({"mean-random-" + std::to_string(m), [m] { return meanCsr(m, false); }});
+      cases.push_back({"mean-band-" + std::to_string(m), [m] { return meanCsr(m, true); }});
+    }
   }
 
   std::printf("%-28s %10s %10s %6s %7s %5s %10s %10s %10s %10s  %s\n", "matrix", "rows", "nnz", "teams", "long", "auto",

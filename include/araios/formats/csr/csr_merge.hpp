@@ -33,7 +33,7 @@
 // runs of consecutive entries and its record holds that one row (sumTeamInOneRow).
 //
 // Short rows apart (an operator's plan, made once by csrMergeBounds): where no row is longer
-// than kMergeShortRowEntries and rows average at most kMergeApartMeanRowEntries entries
+// than kMergeShortRowEntries and the rows are short or gather x from near columns
 // (csrMergeShortRowsGoApart), one thread per row sums it (csr_merge_short_rows.hpp: the same
 // bits) and no team runs. The plan can also be forced where
 // some rows are long, for tests and comparisons: the short rows' pass runs first, then only the
@@ -215,34 +215,47 @@ void searchCsrMergeBounds(const ExecSpace& exec, const Csr& A, std::int64_t item
                        CsrMergeBoundsKernel<Csr>{A, items, csrMergeTeamItems<ExecSpace>(), teamRows});
 }
 
-/// Rows may average at most this many entries for the short rows to go apart (the rule below).
-constexpr std::int64_t kMergeApartMeanRowEntries = 16;
+/// Rows that average at most this many entries go apart whatever their columns (the rule below).
+constexpr std::int64_t kMergeApartMeanRowEntries = 8;
+
+/// What the rule reads of a matrix; farRows only where the rule needs it (-1 otherwise).
+struct MergeRowShape {
+  std::int64_t markedTeams = 0;  ///< teams that hold an item of a row longer than kMergeShortRowEntries
+  std::int64_t rows = 0, entries = 0, longestRow = 0;
+  std::int64_t farRows = -1;  ///< rows whose entries span more than kMergeNearColumns columns
+  /// Whether the rule reads farRows.
+  constexpr bool needsFarRows() const {
+    return markedTeams == 0 && longestRow > kMergeSegmentItems && entries > kMergeApartMeanRowEntries * rows;
+  }
+};
 
 /// The rule of an operator's plan: the short rows go apart where no row is long (none longer
-/// than kMergeShortRowEntries) and the rows average at most kMergeApartMeanRowEntries entries,
-/// so that the short rows' pass is the whole product and no team runs.
+/// than kMergeShortRowEntries) and either no row is longer than kMergeSegmentItems, or the rows
+/// average at most kMergeApartMeanRowEntries entries, or at most one row in 16 spans more than
+/// kMergeNearColumns columns. The short rows' pass is then the whole product and no team runs.
 ///
 /// Measured on an H200 (bench/results/nvidia-h200/merge_plans: both plans of one operator timed
-/// in one process, 48 matrices and a sweep of the share of teams that hold a long row's items),
-/// apart's time over the whole path's (the mean of two runs):
-///   - no row longer than 16: 0.33 (20,000 rows of 3 to 5) to 0.80 (rows of 7), 0.51 on a 128^3
-///     stencil;
-///   - no row longer than 49, rows of 4.7 and 10 entries on average (a drawn rectangle and a
-///     drawn 2-D FEM matrix): 0.76 and 0.79;
-///   - no row longer than 49, rows of 23 and 24 entries on average (a drawn 2-D FEM matrix with
-///     two unknowns per node, a drawn matrix of uniform rows in random columns): 0.99 and 1.21,
-///     hence the bound on the mean; it lies between 10 and 23, where no matrix was timed;
+/// in one process, 48 to 82 matrices per run and a sweep of the share of teams that hold a long
+/// row's items), apart's time over the whole path's (the mean of two runs):
+///   - no row longer than 16: 0.33 (20,000 rows of 3 to 5) to 0.80, in random columns too;
+///   - no row longer than 49, rows of 4.7 to 8 entries on average in random columns: 0.76 (a
+///     drawn rectangle) and 1.01 (1.5 x 10^6 rows of 1 to 15);
+///   - no row longer than 49, near columns (a band of 129 columns, 27-point stencils, drawn FEM
+///     matrices), rows of 8 to 26 entries on average: 0.44 to 0.91 on 10 matrices, 1.00 on one;
+///   - no row longer than 49, random columns, rows of 12 to 26 entries on average: 1.15 to 1.50
+///     on 6 matrices, 0.83 on a drawn one of 126,000 rows;
 ///   - long rows among 10^6 rows of 1 to 3: 1.03 to 1.11 with 4 to 57 % of the teams marked;
 ///   - long rows among rows of 5 to 12: 1.25 to 1.34 with 2 to 44 % marked;
 ///   - 25 other matrices with long rows: 1.07 to 1.85 on 23 of them; 0.98 on 11 rows of 2 x 10^6
 ///     among rows of 1, and 0.81 on one row of 2 x 10^6 among rows of 1 in random columns.
-/// Where some team holds a long row's items, those teams cost what they cost on the path, and
-/// the short rows' pass most likely costs more than the part of the path it spares. The rules
-/// before this one (apart where at most a half, then an eighth, of the teams were marked) picked
-/// such matrices too: apart took 1.03 to 1.34 times the path on all of them but the row of
-/// 2 x 10^6 in random columns.
-constexpr bool csrMergeShortRowsGoApart(std::int64_t marked, std::int64_t rows, std::int64_t entries) {
-  return marked == 0 && entries <= kMergeApartMeanRowEntries * rows;
+/// A thread per row reads its entries uncoalesced, and gathers from far columns evict those
+/// lines before the row's next entries use them; near columns and short rows leave them. Where
+/// some team holds a long row's items, those teams cost what they cost on the path, and the short
+/// rows' pass most likely costs more than the part of the path it spares.
+constexpr bool csrMergeShortRowsGoApart(const MergeRowShape& m) {
+  if (m.markedTeams != 0) return false;
+  if (m.longestRow <= kMergeSegmentItems || m.entries <= kMergeApartMeanRowEntries * m.rows) return true;
+  return m.farRows >= 0 && m.farRows * 16 <= m.rows;
 }
 
 /// The bounds and plan of A's products on ExecSpace, made once (an operator's state): the short
@@ -261,10 +274,12 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   decltype(bounds.longRowTeams) longRowTeams(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
   const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
-  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(marked, A.numRows, A.nnz())) {
+  MergeRowShape shape{marked, A.numRows, static_cast<std::int64_t>(A.nnz()), csrLongestRow(exec, A)};
+  if (shortRows == MergeShortRows::Auto && shape.needsFarRows()) shape.farRows = csrFarRows(exec, A);
+  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(shape)) {
     bounds.longRowTeams = longRowTeams;
     bounds.longRowTeamCount = marked;
-    bounds.shortRowsInTwoSegments = csrLongestRow(exec, A) <= kMergeSegmentItems;
+    bounds.shortRowsInTwoSegments = shape.longestRow <= kMergeSegmentItems;
   }
   return bounds;
 }

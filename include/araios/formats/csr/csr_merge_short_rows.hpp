@@ -164,6 +164,38 @@ std::int64_t csrLongestRow(const ExecSpace& exec, const Csr& A) {
   return longestStagedRow(exec, CsrRowSpans<decltype(A.rowPtr)>{A.rowPtr, A.numRows});
 }
 
+/// A row whose entries span more than this many columns gathers x from far apart: a thread per
+/// such row loses to the path where rows average more than kMergeApartMeanRowEntries (csr_merge.hpp).
+constexpr std::int64_t kMergeNearColumns = std::int64_t(1) << 15;
+
+/// Counts the rows whose entries span more than kMergeNearColumns columns.
+template <class Csr>
+struct CsrFarRowsKernel {
+  Csr A;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& far) const {
+    const std::int64_t begin = A.rowPtr(i), end = A.rowPtr(i + 1);
+    if (end - begin < 2) return;
+    std::int64_t lowest = A.colIdx(begin), highest = lowest;
+    for (std::int64_t k = begin + 1; k < end; ++k) {
+      const std::int64_t c = A.colIdx(k);
+      lowest = c < lowest ? c : lowest;
+      highest = c > highest ? c : highest;
+    }
+    far += highest - lowest > kMergeNearColumns ? 1 : 0;
+  }
+};
+
+/// The rows of A whose entries span more than kMergeNearColumns columns, by a reduction on
+/// `exec`, read back (it waits for `exec`).
+template <class ExecSpace, class Csr>
+std::int64_t csrFarRows(const ExecSpace& exec, const Csr& A) {
+  std::int64_t far = 0;  // also the sum over no rows
+  Kokkos::parallel_reduce("araios::spmv::csr_merge_far_rows",
+                          Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, A.numRows),
+                          CsrFarRowsKernel<Csr>{A}, far);
+  return far;
+}
+
 /// Marks the teams that hold some item of a long row: team t's rows run from teamRows(t) to
 /// teamRows(t + 1) (the row the next team starts in, which may reach back into team t). Counts
 /// the marked teams.
