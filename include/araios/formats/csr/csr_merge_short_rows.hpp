@@ -1,7 +1,7 @@
 #pragma once
-// csr-merge with its short rows apart: the plan an operator takes where no row is long, and one
-// that tests can force where some are (csr_merge.hpp, CsrMergeBounds). The bits stay the merge
-// path's.
+// csr-merge with its short rows apart: the plan an operator takes where no row is long and the
+// rows are short or their columns near (csr_merge.hpp, csrMergeShortRowsGoApart), and one that
+// tests can force where some rows are long (CsrMergeBounds). The bits stay the merge path's.
 //
 // A row of at most kMergeShortRowEntries (49) entries lies in at most four segments of the path
 // (kMergeShortRowSegments). Under the path's definition its sum is the aligned binary tree over
