@@ -220,12 +220,11 @@ constexpr std::int64_t kMergeApartMeanRowEntries = 8;
 
 /// What the rule reads of a matrix; farRows only where the rule needs it (-1 otherwise).
 struct MergeRowShape {
-  std::int64_t markedTeams = 0;  ///< teams that hold an item of a row longer than kMergeShortRowEntries
   std::int64_t rows = 0, entries = 0, longestRow = 0;
   std::int64_t farRows = -1;  ///< rows whose entries span more than kMergeNearColumns columns
   /// Whether the rule reads farRows.
   constexpr bool needsFarRows() const {
-    return markedTeams == 0 && longestRow > kMergeSegmentItems && entries > kMergeApartMeanRowEntries * rows;
+    return !mergeRowIsLong(longestRow) && longestRow > kMergeSegmentItems && entries > kMergeApartMeanRowEntries * rows;
   }
 };
 
@@ -253,7 +252,7 @@ struct MergeRowShape {
 /// some team holds a long row's items, those teams cost what they cost on the path, and the short
 /// rows' pass most likely costs more than the part of the path it spares.
 constexpr bool csrMergeShortRowsGoApart(const MergeRowShape& m) {
-  if (m.markedTeams != 0) return false;
+  if (mergeRowIsLong(m.longestRow)) return false;
   if (m.longestRow <= kMergeSegmentItems || m.entries <= kMergeApartMeanRowEntries * m.rows) return true;
   return m.farRows >= 0 && m.farRows * 16 <= m.rows;
 }
@@ -271,16 +270,14 @@ CsrMergeBounds<typename Csr::ordinal_type, typename Csr::device_type> csrMergeBo
   searchCsrMergeBounds(exec, A, layout.items, layout.teams, bounds.teamRows);
   if (shortRows == MergeShortRows::Auto && mergeShortRowsKeptOnPathByEnvironment()) return bounds;
   if (shortRows == MergeShortRows::OnThePath) return bounds;
-  decltype(bounds.longRowTeams) longRowTeams(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
-  const std::int64_t marked = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, longRowTeams);
-  MergeRowShape shape{marked, A.numRows, static_cast<std::int64_t>(A.nnz()), csrLongestRow(exec, A)};
+  MergeRowShape shape{A.numRows, static_cast<std::int64_t>(A.nnz()), csrLongestRow(exec, A)};
   if (shortRows == MergeShortRows::Auto && shape.needsFarRows()) shape.farRows = csrFarRows(exec, A);
-  if (shortRows == MergeShortRows::Apart || csrMergeShortRowsGoApart(shape)) {
-    bounds.longRowTeams = longRowTeams;
-    bounds.longRowTeamCount = marked;
-    bounds.shortRowsInTwoSegments = shape.longestRow <= kMergeSegmentItems;
-  }
+  if (shortRows == MergeShortRows::Auto && !csrMergeShortRowsGoApart(shape)) return bounds;
+  // Apart: the teams that hold a long row's items (none, unless the plan was forced).
+  bounds.longRowTeams = decltype(bounds.longRowTeams)(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_merge::long_row_teams"), layout.teams);
+  bounds.longRowTeamCount = markCsrMergeLongRowTeams(exec, A, bounds.teamRows, layout.teams, bounds.longRowTeams);
+  bounds.shortRowsInTwoSegments = shape.longestRow <= kMergeSegmentItems;
   return bounds;
 }
 
