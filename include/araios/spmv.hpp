@@ -7,8 +7,8 @@
 // x and y are any rank-1 Kokkos Views that `exec` can access (the caller's own Views work).
 // When beta is zero, y is overwritten without being read. The call is asynchronous with
 // respect to the host, like any Kokkos kernel on `exec` (fence before reading y on the host),
-// except for the products that need workspace (BRC, BRCP with split rows, VAB, csr-merge, and
-// CSR's default, which may choose csr-merge): the workspace is allocated for the call and the call
+// except for the products that need workspace (BRC, BRCP with split rows, VAB on a CPU,
+// csr-merge, and CSR's default, which may choose csr-merge): the workspace is allocated for the call and the call
 // fences before freeing it. CSR's default first finds the longest row, on a GPU and in
 // Deterministic mode (a pass over the rows that the call waits for; formats/csr/csr_default.hpp;
 // an SpmvOperator names its kernel and needs none). Pass a workspace
@@ -16,8 +16,8 @@
 // (araios/operator.hpp), which keeps its workspace and its format for many products.
 // A bare matrix has no prepared state (detail/spmv_state.hpp), so the products that need one
 // make it on every call and fence before freeing it: CSC in deterministic and accurate modes
-// groups its entries by row, BRCP and SC-CSR in accurate mode convert to CSR. An SpmvOperator
-// makes it once.
+// groups its entries by row, BRCP and SC-CSR in accurate mode convert to CSR, VAB on a GPU finds
+// where each team's rows begin. An SpmvOperator makes it once.
 // SpmvOptions::keepXInL2 puts the backend's cache hint for x (detail/l2_window.hpp) around the
 // product here, for every format.
 #include <araios/backends/backends.hpp>

@@ -1,9 +1,11 @@
 // VAB: the round trip to CSR and the SpMV on every real matrix and every format case, the
-// layout of hand-made matrices written out slot by slot (one group of blocks, then two), and
-// the padding refusal and its override.
+// layout of hand-made matrices written out slot by slot (one group of blocks, then two), the
+// padding refusal and its override, and the one-kernel product's bits against VAB's order
+// computed on the host, with team runs so short that most rows cross them.
 #define BOOST_TEST_MODULE vab
 #include <boost/test/unit_test.hpp>
 
+#include "support/device_vectors.hpp"
 #include "support/format_check.hpp"
 #include "support/format_fixture.hpp"
 #include "support/generated.hpp"
@@ -15,10 +17,14 @@
 #include <araios/formats/vab/vab_convert.hpp>
 #include <araios/formats/vab/vab_spmv.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using araios::test::KokkosFixture;
@@ -88,6 +94,58 @@ void checkSpmv(const std::string& label, const io::HostMatrix& host, const typen
       label, host, [&](const auto& x, const auto& y, typename T::Value a, typename T::Value b) {
         spmv(exec, vab, x, y, a, b);
       });
+}
+
+/// y = alpha*A*x + beta*y0 in VAB's order on the host: each block of 4 of a row's entries (CSR
+/// order) summed from -0.0, then the block sums from -0.0, every product and sum rounded in Value.
+template <class Value>
+std::vector<Value> vabOrderReference(const io::HostMatrix& host, const std::vector<Value>& x,
+                                     const std::vector<Value>& y0, Value alpha, Value beta) {
+  std::vector<Value> y(static_cast<std::size_t>(host.numRows));
+  std::size_t e = 0;
+  for (std::int64_t r = 0; r < host.numRows; ++r) {
+    Value sum = -Value(0);
+    while (e < host.row.size() && host.row[e] == r) {
+      Value block = -Value(0);
+      for (int k = 0; k < 4 && e < host.row.size() && host.row[e] == r; ++k, ++e) {
+        const Value product = static_cast<Value>(host.value[e]) * x[static_cast<std::size_t>(host.col[e])];
+        block = block + product;
+      }
+      sum = sum + block;
+    }
+    y[r] = beta == Value(0) ? alpha * sum : std::fma(alpha, sum, beta * y0[r]);
+  }
+  return y;
+}
+
+/// Rows of every kind a run of blocks can cut: empty ones (also in runs and at the end), short
+/// ones, rows of tens to hundreds of entries, and one of 5,000 that crosses many runs.
+io::HostMatrix rowsAcrossRuns(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::int64_t rows = 1500, cols = 7000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::uniform_int_distribution<std::int64_t> column(0, cols - 1);
+  for (std::int64_t r = 0; r < rows - 7; ++r) {
+    const double pick = std::uniform_real_distribution<double>(0, 1)(rng);
+    std::int64_t length = pick < 0.15   ? 0
+                          : pick < 0.5  ? std::uniform_int_distribution<std::int64_t>(1, 4)(rng)
+                          : pick < 0.8  ? std::uniform_int_distribution<std::int64_t>(5, 16)(rng)
+                          : pick < 0.95 ? std::uniform_int_distribution<std::int64_t>(17, 64)(rng)
+                                        : std::uniform_int_distribution<std::int64_t>(65, 600)(rng);
+    if (r == 700) length = 5000;
+    std::vector<std::int64_t> picked;
+    for (std::int64_t k = 0; k < length; ++k) picked.push_back(column(rng));
+    std::sort(picked.begin(), picked.end());
+    picked.erase(std::unique(picked.begin(), picked.end()), picked.end());
+    for (const std::int64_t c : picked) entries.emplace_back(r, c, value(rng));
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));  // the last 7 rows are empty
+}
+
+template <class Value>
+bool sameBits(Value a, Value b) {
+  return std::memcmp(&a, &b, sizeof(Value)) == 0;
 }
 
 /// Slots 0..127 of a group: the line of element k holds blocks 0..31 at slots 32k..32k+31.
@@ -231,4 +289,57 @@ BOOST_AUTO_TEST_CASE(refuses_other_algorithms) {
                         [](const UnsupportedError& e) {
                           return std::string(e.what()).find("VAB") != std::string::npos;
                         });
+}
+
+BOOST_AUTO_TEST_CASE_TEMPLATE(one_kernel_keeps_the_order_across_team_runs, Cfg, test::AllConfigs) {
+  using T = Types<Cfg>;
+  using Value = typename T::Value;
+  typename T::Exec exec;
+  const io::HostMatrix host = rowsAcrossRuns(2718);
+  FormatOptions force;
+  force.force = true;
+  const auto vab = buildVab<Cfg>(host, force);
+  const auto xHost = test::randomVector<Value>(host.numCols, 31);
+  const auto y0 = test::randomVector<Value>(host.numRows, 47);
+  const auto x = test::deviceVector<typename T::Device>(xHost, "x");
+  const Value nan = std::numeric_limits<Value>::quiet_NaN();
+  int crossedRuns = 0;
+  for (const std::int64_t teamBlocks : {std::int64_t(1), std::int64_t(2), std::int64_t(3), std::int64_t(7),
+                                        std::int64_t(32), Impl::vabTeamBlocks<typename T::Exec>()}) {
+    const auto plan = Impl::vabTeamPlan(exec, vab, teamBlocks);
+    const auto firstRows = hostInts(plan.teamFirstRow);
+    BOOST_TEST(firstRows.size() == static_cast<std::size_t>((vab.numBlocks - 1) / teamBlocks + 2));
+    for (const auto [alpha, beta] : {std::pair<Value, Value>(1, 0), std::pair<Value, Value>(-1.5, 0.75)}) {
+      const auto want = vabOrderReference<Value>(host, xHost, y0, alpha, beta);
+      auto y = test::deviceVector<typename T::Device>(beta == Value(0) ? std::vector<Value>(y0.size(), nan) : y0, "y");
+      Impl::vabTeamProduct(exec, vab, x, y, alpha, beta, plan, Impl::vabTeamThreads<typename T::Exec>());
+      exec.fence();
+      const auto got = test::hostValues(y);
+      int wrong = 0;
+      for (std::size_t r = 0; r < got.size(); ++r) {
+        if (!sameBits(got[r], want[r]) && wrong++ < 3) {
+          BOOST_ERROR("teams of " << teamBlocks << " blocks, beta " << beta << ", row " << r << ": " << got[r]
+                                  << " instead of " << want[r]);
+        }
+      }
+      BOOST_TEST(wrong == 0, "teams of " << teamBlocks << " blocks: " << wrong << " rows differ");
+    }
+    // Rows that cross a run: the test must have them for every run length.
+    const auto blockPtr = hostInts(vab.rowBlockPtr);
+    for (std::size_t r = 0; r + 1 < blockPtr.size(); ++r) {
+      if (blockPtr[r + 1] > blockPtr[r] && blockPtr[r] / teamBlocks != (blockPtr[r + 1] - 1) / teamBlocks) {
+        ++crossedRuns;
+        break;
+      }
+    }
+  }
+  BOOST_TEST(crossedRuns == 6);
+  // The product through araios::spmv, with the plan it makes per call.
+  auto y = test::deviceVector<typename T::Device>(std::vector<Value>(y0.size(), nan), "y");
+  spmv(exec, vab, x, y, Value(1), Value(0));
+  const auto got = test::hostValues(y);
+  const auto want = vabOrderReference<Value>(host, xHost, y0, Value(1), Value(0));
+  int wrong = 0;
+  for (std::size_t r = 0; r < got.size(); ++r) wrong += !sameBits(got[r], want[r]);
+  BOOST_TEST(wrong == 0, "araios::spmv: " << wrong << " rows differ from VAB's order");
 }

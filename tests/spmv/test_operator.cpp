@@ -204,7 +204,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(products_at_once_give_the_bits_of_products_in_turn
     for (std::int64_t j = 0; j < host.numCols; ++j) m(j) = xHost[j];
     Kokkos::deep_copy(x, m);
   }
-  // The kernels whose products keep values in a workspace between passes.
+  // The kernels whose products keep values in a workspace between passes, and VAB, whose teams
+  // of one product at once share the operator's plan.
   for (Kernel kernel : {Kernel::Brc, Kernel::Brcp, Kernel::Vab}) {
     OperatorOptions options;
     options.kernel = kernel;
