@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <ios>
 #include <limits>
 #include <random>
 #include <string>
@@ -309,7 +310,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(one_kernel_keeps_the_order_across_team_runs, Cfg, 
     const auto plan = Impl::vabTeamPlan(exec, vab, teamBlocks);
     const auto firstRows = hostInts(plan.teamFirstRow);
     BOOST_TEST(firstRows.size() == static_cast<std::size_t>((vab.numBlocks - 1) / teamBlocks + 2));
-    for (const auto [alpha, beta] : {std::pair<Value, Value>(1, 0), std::pair<Value, Value>(-1.5, 0.75)}) {
+    for (const auto& [alpha, beta] : {std::pair<Value, Value>(1, 0), std::pair<Value, Value>(-1.5, 0.75)}) {
       const auto want = vabOrderReference<Value>(host, xHost, y0, alpha, beta);
       auto y = test::deviceVector<typename T::Device>(beta == Value(0) ? std::vector<Value>(y0.size(), nan) : y0, "y");
       Impl::vabTeamProduct(exec, vab, x, y, alpha, beta, plan, Impl::vabTeamThreads<typename T::Exec>());
@@ -318,8 +319,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(one_kernel_keeps_the_order_across_team_runs, Cfg, 
       int wrong = 0;
       for (std::size_t r = 0; r < got.size(); ++r) {
         if (!sameBits(got[r], want[r]) && wrong++ < 3) {
-          BOOST_ERROR("teams of " << teamBlocks << " blocks, beta " << beta << ", row " << r << ": " << got[r]
-                                  << " instead of " << want[r]);
+          BOOST_ERROR("teams of " << teamBlocks << " blocks, beta " << beta << ", row " << r << ": " << std::hexfloat
+                                  << got[r] << " instead of " << want[r] << std::defaultfloat);
         }
       }
       BOOST_TEST(wrong == 0, "teams of " << teamBlocks << " blocks: " << wrong << " rows differ");
