@@ -31,7 +31,7 @@
 
 namespace araios::Impl {
 
-/// Threads per team: a 256-thread block on a GPU, one thread on a CPU.
+/// Threads per team: a 256-thread block on a GPU, one thread on a CPU (where only tests run it).
 template <class ExecSpace>
 constexpr int vabTeamThreads() {
   return isHostSpace<ExecSpace>() ? 1 : 256;
@@ -45,9 +45,9 @@ constexpr int vabTeamThreads() {
 /// that enters it costs the team a second pass over its earlier blocks).
 inline constexpr int kVabUnrolledBlocks = 4;
 
-/// Blocks per team: 4 per thread of a 256-thread team on a GPU. On a CPU a team is one thread, and
-/// 1,024 blocks (4,096 entries) keep its sums in 8 KiB of scratch while letting the threads share
-/// uneven rows through the schedule.
+/// Blocks per team: 4 per thread of a 256-thread team on a GPU. A CPU's product does not run this
+/// kernel (vab_spmv.hpp: it was slower there); its shape on a CPU, a team of one thread and 1,024
+/// blocks, serves the tests that run the kernel on Serial and OpenMP.
 template <class ExecSpace>
 constexpr std::int64_t vabTeamBlocks() {
   return isHostSpace<ExecSpace>() ? 1024 : kVabUnrolledBlocks * vabTeamThreads<ExecSpace>();
@@ -134,7 +134,8 @@ KOKKOS_INLINE_FUNCTION typename Vab::value_type vabBlockSum(const Vab& A, const 
 }
 
 /// PerThread: blocks per thread of a full run, unrolled so that a thread's loads of all its blocks
-/// are in flight at once (a GPU); 0 for a loop over the run (a CPU's team of one thread).
+/// are in flight at once (a GPU's product); 0 for a loop over the run (other run lengths, which
+/// the tests use, and a CPU's team of one thread).
 template <class Vab, class XView, class YView, class Member, int PerThread>
 struct VabTeamSums {
   using Value = typename Vab::value_type;
