@@ -124,7 +124,7 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
       {Kernel::ScCsr, "sc-csr", FormatId::ScCsr, SpmvAlgorithm::Auto,
        "segmented, combined CSR (Liang): rows merged by length range", kDeterministicPromise,
        "runs the deterministic kernel"},
-      {Kernel::Vab, "vab", FormatId::Vab, SpmvAlgorithm::Auto, "vertical aligned blocks of 4 (Liang); one kernel on a GPU",
+      {Kernel::Vab, "vab", FormatId::Vab, SpmvAlgorithm::Auto, "vertical aligned blocks of 4 (Liang); one kernel, no workspace",
        kDeterministicPromise, "runs the deterministic kernel"},
   }};
   return rows;

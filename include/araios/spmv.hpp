@@ -7,8 +7,8 @@
 // x and y are any rank-1 Kokkos Views that `exec` can access (the caller's own Views work).
 // When beta is zero, y is overwritten without being read. The call is asynchronous with
 // respect to the host, like any Kokkos kernel on `exec` (fence before reading y on the host),
-// except for the products that need workspace (BRC, BRCP with split rows, VAB on a CPU,
-// csr-merge, and CSR's default, which may choose csr-merge): the workspace is allocated for the call and the call
+// except for the products that need workspace (BRC, BRCP with split rows, csr-merge, and CSR's
+// default, which may choose csr-merge): the workspace is allocated for the call and the call
 // fences before freeing it. CSR's default first finds the longest row, on a GPU and in
 // Deterministic mode (a pass over the rows that the call waits for; formats/csr/csr_default.hpp;
 // an SpmvOperator names its kernel and needs none). Pass a workspace

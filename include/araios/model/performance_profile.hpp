@@ -129,8 +129,7 @@ inline PerformanceProfile builtinProfile(const std::string& backend) {
   for (std::size_t k = 0; k < kKernelCount; ++k) {
     const KernelEntry& entry = kernelRegistry()[k];
     // Kernels with more than one pass over the data (a second phase, a plan) pay for it.
-    // VAB is one kernel on a GPU and two on a CPU (vab_spmv.hpp).
-    const bool multiPass = entry.format == FormatId::Hyb || (entry.format == FormatId::Vab && !gpu) ||
+    const bool multiPass = entry.format == FormatId::Hyb ||
                            entry.format == FormatId::Brcp || entry.format == FormatId::ScCsr ||
                            entry.format == FormatId::Csc || entry.format == FormatId::Coo ||
                            entry.kernel == Kernel::CsrMerge;

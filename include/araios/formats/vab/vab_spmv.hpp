@@ -1,12 +1,14 @@
 #pragma once
 // VAB SpMV (Liang, HUST 2012). Each block's (up to) 4 products added in slot order, then each
 // row's block sums added in block order, every addition from -0.0 and rounded on its own: the
-// same bits on every backend, in every mode but Accurate (Fast runs this order too).
+// same bits on every backend, in every mode but Accurate (Fast runs this order too). No product
+// keeps a workspace.
 //   On a GPU one kernel, a team per run of blocks (vab_team_sums.hpp).
-//   On a CPU the thesis's two phases: a thread per block writes its sum to the workspace, then a
-//   thread per row adds its blocks' sums. The one-kernel form with a team of one thread took
-//   1.09x their time (geomean over 29 matrices on a 2-core EPYC, bench/results/nvidia-h200/
-//   vab_one_kernel/README.md), up to 1.96x (bayer10).
+//   On a CPU a thread per row walks its own blocks, under a dynamic schedule so that a long row
+//   does not hold back one thread's share. The thesis's two kernels (block sums to a workspace,
+//   then row sums) took 1.17-1.31x its time on rows of 8 to 27 and on a power-law matrix, and the
+//   GPU's team form with a team of one thread 1.23-1.60x (2-core EPYC,
+//   bench/results/cpu-2core-epyc/vab_cpu/).
 // Accurate: one thread per row walks its blocks with the Accurate accumulators (row_sum.hpp).
 // An operator runs the CSR Accurate product on the CSR matrix it was built from instead
 // (csr_accurate.hpp): the same bits, and a long row is no longer one thread's walk.
@@ -17,39 +19,27 @@
 
 namespace araios::Impl {
 
-/// Phase 1 on a CPU: the sum of each block, in the workspace.
-template <class Vab, class XView>
-struct VabBlockPartials {
+/// A CPU's product: each row's blocks, each summed in slot order up to its first padding slot
+/// (only a row's last block has padding; stopping there was about 10 % faster than testing every
+/// slot as the GPU's vabBlockSum does, on the same EPYC), then the block sums in block order.
+template <class Vab, class XView, class YView>
+struct VabRowWalk {
   using Value = typename Vab::value_type;
   Vab A;
   XView x;
-  Kokkos::View<Value*, typename Vab::device_type> partials;  ///< one per block
-  KOKKOS_INLINE_FUNCTION void operator()(typename Vab::size_type block) const {
-    // As timed on a CPU: stopping at the first padding slot (the row's last block) instead of
-    // testing every slot as vabBlockSum does; the same sum.
-    Value sum = sumIdentity<Value>();
-    for (int k = 0; k < kVabBlockWidth; ++k) {
-      const auto slot = Vab::slot(block, k);
-      const auto col = A.colIdx(slot);
-      if (col == Vab::paddingColumn) break;
-      accumulateProduct(sum, A.values(slot), x(col));
-    }
-    partials(block) = sum;
-  }
-};
-
-/// Phase 2 on a CPU: each row's block sums in block order.
-template <class Vab, class YView>
-struct VabRowSums {
-  using Value = typename Vab::value_type;
-  Vab A;
   YView y;
   Value alpha, beta;
-  Kokkos::View<Value*, typename Vab::device_type> partials;
   KOKKOS_INLINE_FUNCTION void operator()(typename Vab::ordinal_type row) const {
     Value sum = sumIdentity<Value>();
     for (auto block = A.rowBlockPtr(row); block < A.rowBlockPtr(row + 1); ++block) {
-      sum = unfusedSum(sum, partials(block));
+      Value blockSum = sumIdentity<Value>();
+      for (int k = 0; k < kVabBlockWidth; ++k) {
+        const auto slot = Vab::slot(block, k);
+        const auto col = A.colIdx(slot);
+        if (col == Vab::paddingColumn) break;
+        accumulateProduct(blockSum, A.values(slot), x(col));
+      }
+      sum = unfusedSum(sum, blockSum);
     }
     storeRow(y, row, sum, alpha, beta);
   }
@@ -83,11 +73,6 @@ struct Spmv<ExecSpace, VabMatrix<Value, Ordinal, Offset, Device>> {
   /// Where each team's rows begin (vab_team_sums.hpp), on a GPU.
   using State = VabTeamPlan<Ordinal, Device>;
 
-  /// On a CPU, phase 1's block sums, one per block; on a GPU none.
-  static std::int64_t workspaceValues(const Vab& A) {
-    return isHostSpace<ExecSpace>() ? static_cast<std::int64_t>(A.numBlocks) : 0;
-  }
-
   template <class Csr>
   static State prepare(const ExecSpace& exec, const Vab& A, const Csr& /*source*/, Mode mode) {
     if (mode == Mode::Accurate || isHostSpace<ExecSpace>()) return State();  // walks that need no plan
@@ -96,7 +81,7 @@ struct Spmv<ExecSpace, VabMatrix<Value, Ordinal, Offset, Device>> {
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Vab& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work,
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/,
                     const State& plan = State()) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "VAB");
     if (options.mode == Mode::Accurate) {
@@ -109,13 +94,11 @@ struct Spmv<ExecSpace, VabMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     if constexpr (isHostSpace<ExecSpace>()) {
-      checkWorkspace(work, workspaceValues(A), "VAB");
-      Kokkos::parallel_for("araios::spmv::vab::blocks",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.numBlocks),
-                           VabBlockPartials<Vab, XView>{A, x, work});
-      Kokkos::parallel_for("araios::spmv::vab::rows",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, A.numRows),
-                           VabRowSums<Vab, YView>{A, y, alpha, beta, work});
+      Kokkos::parallel_for(
+          "araios::spmv::vab::row_walk",
+          Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<Ordinal>>(exec, 0,
+                                                                                                        A.numRows),
+          VabRowWalk<Vab, XView, YView>{A, x, y, alpha, beta});
       return;
     }
     if (plan.ready()) {

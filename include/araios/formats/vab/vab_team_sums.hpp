@@ -12,8 +12,8 @@
 // cost is a second read of the entries of rows that cross a run, outside the run that finishes
 // them: a few blocks per run on FEM-like rows, the whole row on a row of thousands of blocks.
 //
-// The bits are those of the two-kernel form on every backend: each block's sum from -0.0 in
-// slot order, then the row's block sums from -0.0 in block order, each product and sum rounded.
+// The bits are those of a CPU's row walk (vab_spmv.hpp): each block's sum from -0.0 in slot
+// order, then the row's block sums from -0.0 in block order, each product and sum rounded.
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_parallel_for.hpp>
