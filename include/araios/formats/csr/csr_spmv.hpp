@@ -88,7 +88,8 @@ struct CsrLanesKernel {
 /// (bench/results/cpu-2core-xeon/). A row of up to 32 entries, one product per lane, takes
 /// shortRow, unrolled for its length: 0.92 to 1.58 times csr-scalar's time instead of 1.2 to
 /// 2.1 (the longer the row, the closer; short_rows_probe.cpp there). A longer row fills every
-/// lane, so the whole tree runs.
+/// lane, so the whole tree runs. Rows of 1 to 4 entries take upToFour, inline; every other row
+/// takes the out-of-line otherRow, which keeps the row loop small.
 template <class Csr, class XView, class YView>
 struct CsrLanesHostKernel {
   using Value = typename Csr::value_type;
@@ -135,8 +136,37 @@ struct CsrLanesHostKernel {
     return sum;
   }
 
+  /// A row of 1 to 4 entries: four lanes, those past the row holding -0.0, and the tree of
+  /// four, (l0 + l2) + (l1 + l3). Adding -0.0 changes no bit, so these are shortRow<L>'s sums,
+  /// with no branch on the length among them (rows of mixed short lengths would mispredict it)
+  /// and little code. Lanes past the row read the row's first entry, so every load stays
+  /// inside the row.
+  KOKKOS_INLINE_FUNCTION Value upToFour(Offset begin, Offset length) const {
+    Value lanes[4];
+    for (int lane = 0; lane < 4; ++lane) {
+      const Offset k = begin + (Offset(lane) < length ? Offset(lane) : Offset(0));
+      Value product = sumIdentity<Value>();
+      accumulateProduct(product, A.values(k), x(A.colIdx(k)));
+      lanes[lane] = Offset(lane) < length ? product : sumIdentity<Value>();
+    }
+    return unfusedSum(unfusedSum(lanes[0], lanes[2]), unfusedSum(lanes[1], lanes[3]));
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Ordinal i) const {
     const Offset begin = A.rowPtr(i), end = A.rowPtr(i + 1);
+    if (end - begin <= Offset(4) && end > begin) {
+      storeRow(y, i, upToFour(begin, end - begin), alpha, beta);
+      return;
+    }
+    otherRow(i, begin, end);
+  }
+
+  /// Every other row (empty, or of 5 entries or more), out of line: inlined, its 32 shortRow<L>
+  /// and the general walk made the row loop around operator() so large that the same walk over
+  /// rows of 1 to 3 entries took 1.6x csr-scalar's time (2-core EPYC,
+  /// bench/results/cpu-2core-epyc/csr_vector_short_rows/).
+  KOKKOS_INLINE_FUNCTION __attribute__((noinline)) void otherRow(const Ordinal i, const Offset begin,
+                                                                 const Offset end) const {
     if (end - begin <= Offset(kCanonicalLanes)) {
       storeRow(y, i, shortRowOf(end - begin, begin, std::make_integer_sequence<int, kCanonicalLanes>()), alpha, beta);
       return;
