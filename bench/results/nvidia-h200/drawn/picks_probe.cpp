@@ -1,4 +1,4 @@
-// Auto's choice for the drawn suite of a seed under several profiles, from the matrices'
+// Auto's choice for the drawn suite of a seed (or the unseen suite, "unseen:SEED") under several profiles, from the matrices'
 // features computed on the host (the same features Kernel::Auto computes on the device): for each
 // matrix and mode, the kernel each profile picks and its predicted product time. Joined with a
 // GPU run's measured times (picks_probe.py), it shows what each profile's pick would have cost.
@@ -7,10 +7,12 @@
 //       bench/results/nvidia-h200/drawn/picks_probe.cpp -o /tmp/picks_probe \
 //       build/openmp/libaraios_model.a build/openmp/libaraios_io.a build/openmp/libaraios.a -L.deps/kokkos-openmp/lib -lkokkoscore -ldl
 //   OMP_NUM_THREADS=2 /tmp/picks_probe 31337 builtin:cuda profiles/cuda-nvidia-h100-80gb-hbm3.json > picks.tsv
+//   OMP_NUM_THREADS=2 /tmp/picks_probe unseen:112358 profiles/cuda-nvidia-h200.json > picks.tsv
 #include <araios/formats/coo/coo_convert.hpp>
 #include <araios/model/choose_kernel.hpp>
 #include <araios/model/compute_features.hpp>
 #include <araios/model/performance_profile.hpp>
+#include <generators/catalog.hpp>
 #include <generators/drawn_catalog.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -22,11 +24,14 @@
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s SEED PROFILE... (PROFILE: a file, or builtin:cuda)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s SEED|unseen:SEED PROFILE... (PROFILE: a file, or builtin:cuda)\n", argv[0]);
     return 2;
   }
   Kokkos::ScopeGuard kokkos(argc, argv);
-  const std::uint64_t seed = std::strtoull(argv[1], nullptr, 10);
+  // The bench's suites: the drawn shapes depend on the seed, the unseen suite's only their entries.
+  const std::string suiteArg = argv[1];
+  const bool unseen = suiteArg.rfind("unseen:", 0) == 0;
+  const std::uint64_t seed = std::strtoull(suiteArg.c_str() + (unseen ? 7 : 0), nullptr, 10);
   std::vector<std::pair<std::string, araios::PerformanceProfile>> profiles;
   for (int i = 2; i < argc; ++i) {
     const std::string name = argv[i];
@@ -35,7 +40,7 @@ int main(int argc, char** argv) {
   }
   using Csr = araios::CsrMatrix<double, std::int32_t, std::int32_t, Kokkos::OpenMP::device_type>;
   std::printf("matrix\tmode\tproducts\tprofile\tkernel\tpredicted_s\n");
-  for (const auto& e : araios::bench::gen::drawnCatalog(seed)) {
+  for (const auto& e : unseen ? araios::bench::gen::unseenCatalog() : araios::bench::gen::drawnCatalog(seed)) {
     const araios::io::HostMatrix host = e.make(araios::bench::gen::seedFromName(e.name.c_str(), seed));
     const Csr csr = araios::csrFromHost<Csr>(host);
     const araios::MatrixFeatures f = araios::computeFeatures(Kokkos::OpenMP(), csr);
