@@ -3,6 +3,7 @@
 #include "generators/catalog.hpp"
 
 #include <backend_names.hpp>
+#include <araios_source_commit.hpp>
 #include <bench_defaults.hpp>
 
 #include <CLI/CLI.hpp>
@@ -22,7 +23,7 @@ bool matchesAny(const std::string& name, const std::vector<std::string>& pattern
 void addBenchOptions(CLI::App& app, BenchOptions& o) {
   o.backends = {cli::defaultBackend()};
   o.seed = gen::kCatalogSeed;
-  o.commit = ARAIOS_BENCH_COMMIT;
+  o.commit = ARAIOS_SOURCE_COMMIT;
   const char* env = std::getenv("ARAIOS_MATRICES_DIR");
   o.matricesDir = env && *env ? env : ARAIOS_BENCH_MATRICES_DIR;
 
@@ -56,7 +57,7 @@ void addBenchOptions(CLI::App& app, BenchOptions& o) {
   app.add_option("--alpha", o.alpha, "alpha of y = alpha*A*x + beta*y")->capture_default_str();
   app.add_option("--beta", o.beta, "beta; nonzero makes every kernel read y too (counted in the bytes)")
       ->capture_default_str();
-  app.add_option("--commit", o.commit, "commit recorded in every row (default: the build's git HEAD)")
+  app.add_option("--commit", o.commit, "commit recorded in every row (default: the source tree's commit when this program was built, with -dirty where tracked files differed from it)")
       ->capture_default_str();
   app.add_option("--threads", o.threads, "OpenMP threads (default: OMP_NUM_THREADS, else all cores)")
       ->check(CLI::PositiveNumber);

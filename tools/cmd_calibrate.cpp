@@ -18,6 +18,8 @@
 #include "command_args.hpp"
 #include "version.hpp"
 
+#include <araios_source_commit.hpp>
+
 #include <araios/model/describe_device.hpp>
 #include <araios/model/performance_profile.hpp>
 
@@ -75,7 +77,7 @@ int calibrate(const ExecSpace& exec, const CalibrateArgs& args) {
                       : std::string());
 
   ProfileFit fit = fitProfile(device, timings, {static_cast<int>(sizeof(Value)), 4, 4});
-  fit.profile.commit = ARAIOS_COMMIT;
+  fit.profile.commit = ARAIOS_SOURCE_COMMIT;
   fit.profile.created = utcNow();
   writeProfile(path, fit.profile);
   readProfile(path, device.backend);  // what Kernel::Auto will read: refused here rather than there
