@@ -359,6 +359,57 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_dot_follows_the_documented_order, Cf
   }
 }
 
+/// Two sums in one sweep, as CG's fused update takes them: x . y and x . x.
+template <class XView, class YView, class Value>
+struct TwoDotTerms {
+  XView x;
+  YView y;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, Value (&a)[2], Value (&b)[2]) const {
+    a[0] = x(i);
+    b[0] = y(i);
+    a[1] = x(i);
+    b[1] = x(i);
+  }
+};
+
+template <class Value, class Device>
+struct StoreTwoTotals {
+  Kokkos::View<Value*, Device> out;
+  KOKKOS_INLINE_FUNCTION void operator()(const Value (&totals)[2]) const {
+    out(0) = totals[0];
+    out(1) = totals[1];
+  }
+};
+
+/// The tree pass over the chunk sums runs its lower levels in global memory while more sums
+/// are left than its scratch holds (Impl::kTreeScratchValues over the sums of one sweep), then
+/// the rest in scratch. Lengths around that limit, for one sum (dot, norm) and for two (the
+/// fused sweep), against the documented order on the host. Double only, once per space: the
+/// vectors hold millions of entries, and the tree's path does not depend on the value type.
+BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_dots_past_the_tree_scratch, Exec, test::EnabledSpaces) {
+  using Device = typename Exec::device_type;
+  using Value = double;
+  using Vector = Kokkos::View<Value*, Device>;
+  Exec exec;
+  // The longest vector whose chunk sums fill the scratch for one sum; half that fills it for two.
+  const std::int64_t limit = Impl::kTreeScratchValues * kDotChunk;
+  for (const std::int64_t n : {limit / 2 + 1, limit, limit + 1, 2 * limit + 3 * kDotChunk + 5}) {
+    const auto xs = randomVector<Value>(static_cast<std::size_t>(n), 31), ys = randomVector<Value>(static_cast<std::size_t>(n), 32);
+    const Vector x = toDevice<Value, Device>(xs), y = toDevice<Value, Device>(ys);
+    const Value xy = hostDeterministicDot(xs, ys), xx = hostDeterministicDot(xs, xs);
+    const Value got = dot(exec, x, y, ReductionMode::Deterministic);
+    BOOST_TEST(sameBits(got, xy), "dot, n=" << n << ": got " << got << ", the documented order gives " << xy);
+    Vector out("out", 2);
+    Kokkos::deep_copy(out, std::numeric_limits<Value>::quiet_NaN());
+    Vector first("partials", Impl::dotChunks(n)), second("partials", Impl::dotChunks(n));
+    Impl::chunkedDots("test::two_dots", exec, n, TwoDotTerms<Vector, Vector, Value>{x, y},
+                      Impl::PartialSums<Value, Device, 2>{first, second}, StoreTwoTotals<Value, Device>{out});
+    const auto totals = toHost(out);
+    BOOST_TEST(sameBits(totals[0], xy), "two sums, x.y, n=" << n << ": got " << totals[0] << ", expected " << xy);
+    BOOST_TEST(sameBits(totals[1], xx), "two sums, x.x, n=" << n << ": got " << totals[1] << ", expected " << xx);
+  }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_meets_the_summation_error_bound, Cfg, test::AllConfigs) {
   using Device = typename Cfg::device_type;
   using Value = typename Cfg::value_type;

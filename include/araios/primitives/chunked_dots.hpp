@@ -40,6 +40,11 @@ namespace Impl {
 constexpr int kDotTeamThreads = 256;
 /// Threads of the one team that walks the tree levels on a GPU.
 constexpr int kDotTreeThreads = 256;
+/// Values of the tree team's scratch (32 KiB in double). Once no more partial sums are left
+/// than it holds, the tree's last levels run there instead of in global memory, where each
+/// level is a read-modify-write and a barrier behind the memory's latency. Not part of the
+/// result: the same additions run either way.
+constexpr std::int64_t kTreeScratchValues = 4096;
 
 /// The lane tree of a chunk: lanes[i] += lanes[i + w] for w = 16, 8, 4, 2, 1, in that order;
 /// the chunk's sum is what is left in lanes[0]. Part of the definition of the result.
@@ -55,6 +60,24 @@ KOKKOS_INLINE_FUNCTION Value laneTree(Value* lanes) {
 /// into i for every i < count - stride that is a multiple of 2 stride.
 KOKKOS_INLINE_FUNCTION std::int64_t treePairs(std::int64_t count, std::int64_t stride) {
   return (count - stride + 2 * stride - 1) / (2 * stride);
+}
+
+/// The pairwise tree's last levels in scratch, for `sums` sums at once: values[k * entries + m]
+/// stands for partial m * stride of sum k, already the sum of its subtree (the levels below
+/// `stride` left it there), for m < left. Level w adds values[m + w] into values[m] for m a
+/// multiple of 2w, the additions of the global levels s = w * stride, so that values[k * entries]
+/// ends as sum k's total.
+template <class Member, class Value>
+KOKKOS_INLINE_FUNCTION void scratchTreeLevels(const Member& team, Value* values, std::int64_t left, std::int64_t sums,
+                                              std::int64_t entries) {
+  for (std::int64_t width = 1; width < left; width *= 2) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, treePairs(left, width) * sums), [&](const std::int64_t pk) {
+      Value* const v = values + pk % sums * entries;
+      const std::int64_t m = pk / sums * 2 * width;
+      v[m] = v[m] + v[m + width];
+    });
+    team.team_barrier();
+  }
 }
 
 /// K arrays of chunk sums, one per reduction.
@@ -112,7 +135,9 @@ struct ChunkedDotsKernel {
 };
 
 /// The tree pass: each partials[k] summed by the pairwise tree over the chunk index (level s
-/// adds partial i + s into i for i a multiple of 2s), then finish(totals) once.
+/// adds partial i + s into i for i a multiple of 2s), then finish(totals) once. The levels run
+/// in global memory until at most kEntries sums are left per array, then in scratch; the
+/// partials are left holding the lower levels' sums.
 template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
 struct PairwiseTreesKernel {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -121,8 +146,14 @@ struct PairwiseTreesKernel {
   std::int64_t count;
   Finish finish;
 
+  /// Values of the scratch per sum.
+  static constexpr std::int64_t kEntries = kTreeScratchValues / kSums;
+  static std::size_t scratchBytes() { return scratchArrayBytes<Value>(kTreeScratchValues); }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for (std::int64_t stride = 1; stride < count; stride *= 2) {
+    // The lower levels in global memory while more partial sums are left than scratch holds.
+    std::int64_t stride = 1;
+    for (; (count + stride - 1) / stride > kEntries; stride *= 2) {
       const std::int64_t pairs = treePairs(count, stride);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * kSums), [&](const std::int64_t pk) {
         const std::int64_t i = pk / kSums * 2 * stride;
@@ -131,9 +162,18 @@ struct PairwiseTreesKernel {
       });
       team.team_barrier();
     }
+    // The rest in scratch: partial m * stride, for the left ones, holds the sum of its subtree.
+    const std::int64_t left = (count + stride - 1) / stride;
+    Value* const values = scratchArray<Value>(team, kTreeScratchValues);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * kSums), [&](const std::int64_t mk) {
+      const std::int64_t k = mk / left, m = mk % left;  // consecutive threads on one array's sums
+      values[k * kEntries + m] = partials[static_cast<std::size_t>(k)](m * stride);
+    });
+    team.team_barrier();
+    scratchTreeLevels(team, values, left, kSums, kEntries);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       Value totals[K];
-      for (std::size_t k = 0; k < K; ++k) totals[k] = count > 0 ? partials[k](0) : Value(0);
+      for (std::int64_t k = 0; k < kSums; ++k) totals[k] = left > 0 ? values[k * kEntries] : Value(0);
       finish(totals);
     });
   }
@@ -159,8 +199,10 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
 template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
 void treePass(const char* label, const ExecSpace& exec, std::int64_t chunks, const PartialSums<Value, Device, K>& partials,
               const Finish& finish) {
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(exec, 1, isHostSpace<ExecSpace>() ? 1 : kDotTreeThreads),
-                       PairwiseTreesKernel<ExecSpace, Value, Device, K, Finish>{partials, chunks, finish});
+  using Kernel = PairwiseTreesKernel<ExecSpace, Value, Device, K, Finish>;
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, 1, isHostSpace<ExecSpace>() ? 1 : kDotTreeThreads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
+                       Kernel{partials, chunks, finish});
 }
 
 /// Both passes, asynchronously.

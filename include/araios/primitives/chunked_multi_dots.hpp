@@ -128,14 +128,35 @@ struct MultiTreesKernel {
   int count;
   Finish finish;
 
+  static std::size_t scratchBytes() { return scratchArrayBytes<Value>(kTreeScratchValues); }
+
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    for (std::int64_t stride = 1; stride < chunks; stride *= 2) {
+    // The lower levels in global memory while more chunk sums are left than scratch holds for
+    // every column (all of them where the columns outnumber the scratch's values).
+    const std::int64_t entries = count > 0 ? kTreeScratchValues / count : 0;
+    std::int64_t stride = 1;
+    for (; stride < chunks && (chunks + stride - 1) / stride > entries; stride *= 2) {
       const std::int64_t pairs = treePairs(chunks, stride);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * count), [&](const std::int64_t pj) {
         const int j = static_cast<int>(pj / pairs);
         const std::int64_t i = pj % pairs * 2 * stride;
         partials(i, j) = partials(i, j) + partials(i + stride, j);
       });
+      team.team_barrier();
+    }
+    // The rest in scratch (chunked_dots.hpp, scratchTreeLevels); each column's total goes back to
+    // partials(0, j), where the finish reads it.
+    const std::int64_t left = (chunks + stride - 1) / stride;
+    if (left > 1 && left <= entries) {
+      Value* const values = scratchArray<Value>(team, kTreeScratchValues);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * count), [&](const std::int64_t mj) {
+        const std::int64_t j = mj / left, m = mj % left;  // consecutive threads on a column's chunk sums
+        values[j * entries + m] = partials(m * stride, static_cast<int>(j));
+      });
+      team.team_barrier();
+      scratchTreeLevels(team, values, left, static_cast<std::int64_t>(count), entries);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                           [&](const int j) { partials(0, j) = values[j * entries]; });
       team.team_barrier();
     }
     Kokkos::single(Kokkos::PerTeam(team), [&]() { finish(MultiDotTotals<Value, Device>{partials, chunks}); });
@@ -175,8 +196,10 @@ void multiDotChunkPass(const char* label, const ExecSpace& exec, std::int64_t n,
 template <class ExecSpace, class Value, class Device, class Finish>
 void multiDotTreePass(const char* label, const ExecSpace& exec, std::int64_t chunks, int count,
                       const MultiPartials<Value, Device>& partials, const Finish& finish) {
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(exec, 1, isHostSpace<ExecSpace>() ? 1 : kDotTreeThreads),
-                       MultiTreesKernel<ExecSpace, Value, Device, Finish>{partials, chunks, count, finish});
+  using Kernel = MultiTreesKernel<ExecSpace, Value, Device, Finish>;
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, 1, isHostSpace<ExecSpace>() ? 1 : kDotTreeThreads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
+                       Kernel{partials, chunks, count, finish});
 }
 
 /// Both passes, asynchronously: finish sees totals(j) = entry . V(:, j) for j < count.
