@@ -40,10 +40,8 @@ namespace Impl {
 constexpr int kDotTeamThreads = 256;
 /// Threads of the one team that walks the tree levels on a GPU.
 constexpr int kDotTreeThreads = 256;
-/// Values of the tree team's scratch (32 KiB in double). Once no more partial sums are left
-/// than it holds, the tree's last levels run there instead of in global memory, where each
-/// level is a read-modify-write and a barrier behind the memory's latency. Not part of the
-/// result: the same additions run either way.
+/// Values of the tree team's scratch (32 KiB in double), where the tree's last levels run
+/// (pairwiseTreeLevels). Not part of the result: the same additions run either way.
 constexpr std::int64_t kTreeScratchValues = 4096;
 
 /// The lane tree of a chunk: lanes[i] += lanes[i + w] for w = 16, 8, 4, 2, 1, in that order;
@@ -62,14 +60,33 @@ KOKKOS_INLINE_FUNCTION std::int64_t treePairs(std::int64_t count, std::int64_t s
   return (count - stride + 2 * stride - 1) / (2 * stride);
 }
 
-/// The pairwise tree's last levels in scratch, for `sums` sums at once: values[k * entries + m]
-/// stands for partial m * stride of sum k, already the sum of its subtree (the levels below
-/// `stride` left it there), for m < left. Level w adds values[m + w] into values[m] for m a
-/// multiple of 2w, the additions of the global levels s = w * stride, so that values[k * entries]
-/// ends as sum k's total.
-template <class Member, class Value>
-KOKKOS_INLINE_FUNCTION void scratchTreeLevels(const Member& team, Value* values, std::int64_t left, std::int64_t sums,
-                                              std::int64_t entries) {
+/// The pairwise tree over the chunk index for `sums` arrays of `count` chunk sums each, where
+/// at(k, i) is chunk sum i of array k (a reference): level s adds at(k, i + s) into at(k, i) for
+/// i a multiple of 2s. The lower levels run in place, in global memory, while more than
+/// `entries` sums are left per array; the rest run in `values`, the team's scratch (sums x
+/// entries), instead of a read-modify-write and a barrier per level behind the memory's latency.
+/// The same additions either way; at(k, 0) ends as array k's total. With entries 0 every level
+/// runs in place.
+template <class Member, class Value, class At>
+KOKKOS_INLINE_FUNCTION void pairwiseTreeLevels(const Member& team, std::int64_t count, std::int64_t sums,
+                                               std::int64_t entries, Value* values, const At& at) {
+  std::int64_t stride = 1;
+  for (; stride < count && (count + stride - 1) / stride > entries; stride *= 2) {
+    const std::int64_t pairs = treePairs(count, stride);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * sums), [&](const std::int64_t pk) {
+      const std::int64_t k = pk / pairs, i = pk % pairs * 2 * stride;
+      at(k, i) = at(k, i) + at(k, i + stride);
+    });
+    team.team_barrier();
+  }
+  // Sum m * stride of each array now holds its subtree's sum: values[k * entries + m].
+  const std::int64_t left = (count + stride - 1) / stride;
+  if (left <= 1 || left > entries) return;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * sums), [&](const std::int64_t mk) {
+    const std::int64_t k = mk / left, m = mk % left;  // consecutive threads on one array's sums
+    values[k * entries + m] = at(k, m * stride);
+  });
+  team.team_barrier();
   for (std::int64_t width = 1; width < left; width *= 2) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, treePairs(left, width) * sums), [&](const std::int64_t pk) {
       Value* const v = values + pk % sums * entries;
@@ -78,6 +95,8 @@ KOKKOS_INLINE_FUNCTION void scratchTreeLevels(const Member& team, Value* values,
     });
     team.team_barrier();
   }
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, sums), [&](const std::int64_t k) { at(k, 0) = values[k * entries]; });
+  team.team_barrier();
 }
 
 /// K arrays of chunk sums, one per reduction.
@@ -135,9 +154,8 @@ struct ChunkedDotsKernel {
 };
 
 /// The tree pass: each partials[k] summed by the pairwise tree over the chunk index (level s
-/// adds partial i + s into i for i a multiple of 2s), then finish(totals) once. The levels run
-/// in global memory until at most kEntries sums are left per array, then in scratch; the
-/// partials are left holding the lower levels' sums.
+/// adds partial i + s into i for i a multiple of 2s: pairwiseTreeLevels, its last levels in
+/// scratch once at most kEntries sums are left per array), then finish(totals) once.
 template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
 struct PairwiseTreesKernel {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
@@ -151,29 +169,13 @@ struct PairwiseTreesKernel {
   static std::size_t scratchBytes() { return scratchArrayBytes<Value>(kTreeScratchValues); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    // The lower levels in global memory while more partial sums are left than scratch holds.
-    std::int64_t stride = 1;
-    for (; (count + stride - 1) / stride > kEntries; stride *= 2) {
-      const std::int64_t pairs = treePairs(count, stride);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * kSums), [&](const std::int64_t pk) {
-        const std::int64_t i = pk / kSums * 2 * stride;
-        const auto& v = partials[static_cast<std::size_t>(pk % kSums)];
-        v(i) = v(i) + v(i + stride);
-      });
-      team.team_barrier();
-    }
-    // The rest in scratch: partial m * stride, for the left ones, holds the sum of its subtree.
-    const std::int64_t left = (count + stride - 1) / stride;
-    Value* const values = scratchArray<Value>(team, kTreeScratchValues);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * kSums), [&](const std::int64_t mk) {
-      const std::int64_t k = mk / left, m = mk % left;  // consecutive threads on one array's sums
-      values[k * kEntries + m] = partials[static_cast<std::size_t>(k)](m * stride);
-    });
-    team.team_barrier();
-    scratchTreeLevels(team, values, left, kSums, kEntries);
+    pairwiseTreeLevels(team, count, kSums, kEntries, scratchArray<Value>(team, kTreeScratchValues),
+                       [&](const std::int64_t k, const std::int64_t i) -> Value& {
+                         return partials[static_cast<std::size_t>(k)](i);
+                       });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       Value totals[K];
-      for (std::int64_t k = 0; k < kSums; ++k) totals[k] = left > 0 ? values[k * kEntries] : Value(0);
+      for (std::size_t k = 0; k < K; ++k) totals[k] = count > 0 ? partials[k](0) : Value(0);
       finish(totals);
     });
   }

@@ -131,34 +131,14 @@ struct MultiTreesKernel {
   static std::size_t scratchBytes() { return scratchArrayBytes<Value>(kTreeScratchValues); }
 
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    // The lower levels in global memory while more chunk sums are left than scratch holds for
-    // every column (all of them where the columns outnumber the scratch's values).
+    // Scratch for as many chunk sums per column as fit (none where the columns outnumber its
+    // values: then every level runs in place).
     const std::int64_t entries = count > 0 ? kTreeScratchValues / count : 0;
-    std::int64_t stride = 1;
-    for (; stride < chunks && (chunks + stride - 1) / stride > entries; stride *= 2) {
-      const std::int64_t pairs = treePairs(chunks, stride);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * count), [&](const std::int64_t pj) {
-        const int j = static_cast<int>(pj / pairs);
-        const std::int64_t i = pj % pairs * 2 * stride;
-        partials(i, j) = partials(i, j) + partials(i + stride, j);
-      });
-      team.team_barrier();
-    }
-    // The rest in scratch (chunked_dots.hpp, scratchTreeLevels); each column's total goes back to
-    // partials(0, j), where the finish reads it.
-    const std::int64_t left = (chunks + stride - 1) / stride;
-    if (left > 1 && left <= entries) {
-      Value* const values = scratchArray<Value>(team, kTreeScratchValues);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * count), [&](const std::int64_t mj) {
-        const std::int64_t j = mj / left, m = mj % left;  // consecutive threads on a column's chunk sums
-        values[j * entries + m] = partials(m * stride, static_cast<int>(j));
-      });
-      team.team_barrier();
-      scratchTreeLevels(team, values, left, static_cast<std::int64_t>(count), entries);
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
-                           [&](const int j) { partials(0, j) = values[j * entries]; });
-      team.team_barrier();
-    }
+    pairwiseTreeLevels(team, chunks, static_cast<std::int64_t>(count), entries,
+                       scratchArray<Value>(team, kTreeScratchValues),
+                       [&](const std::int64_t j, const std::int64_t i) -> Value& {
+                         return partials(i, static_cast<int>(j));
+                       });
     Kokkos::single(Kokkos::PerTeam(team), [&]() { finish(MultiDotTotals<Value, Device>{partials, chunks}); });
   }
 };
