@@ -5,9 +5,10 @@
 //   araios-bench-vector [--n N]    (N doubles per vector, default 2^27 = 1 GiB)
 //
 // Each line: best of 20 runs, GB/s counting every byte read and written, and the ratio to
-// deep_copy's GB/s.
+// deep_copy's GB/s. The dots count the two vectors they read.
 #include "best_seconds.hpp"
 
+#include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/vector_ops.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -63,6 +64,16 @@ int run(std::int64_t n) {
            Kokkos::parallel_for("araios::bench::rangeCopy",
                                 Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(exec, 0, n),
                                 RangeCopy<View>{x, y});
+         }));
+  // The reductions into a device slot, as the solvers call them (no copy back to the host).
+  araios::ReductionWorkspace<double, Exec::device_type> ws;
+  View slot("araios::bench::dot", 1);
+  const araios::DeviceScalar<double, Exec::device_type> target{slot, 0};
+  report("araios::dot fast", 2 * n * word, bestSeconds(exec, [&] {
+           araios::dot(exec, x, y, target, araios::ReductionMode::Fast, ws);
+         }));
+  report("araios::dot deterministic", 2 * n * word, bestSeconds(exec, [&] {
+           araios::dot(exec, x, y, target, araios::ReductionMode::Deterministic, ws);
          }));
   return 0;
 }

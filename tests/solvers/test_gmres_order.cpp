@@ -216,8 +216,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, 
   using Vector = Kokkos::View<double*, Device>;
   Exec exec;
   constexpr int kColumns = 33;
-  // 200,001 entries are 196 chunk sums a column: more than the tree's scratch holds for 33
-  // columns, so its first level runs in global memory.
+  // 200,001 entries are 196 chunk sums a column, in 25 blocks: for 33 columns the tree's
+  // scratch holds 124 sums a column, so its first step reads global memory and the rest run in
+  // scratch (test_vector_ops's pairwise_tree_steps_add_in_the_documented_order covers steps in
+  // global memory).
   for (const std::int64_t n : {0, 1, 31, 1024, 1025, 3000, 20001, 70001, 200001}) {
     Basis V("V", n, kColumns);
     for (int j = 0; j < kColumns; ++j) {

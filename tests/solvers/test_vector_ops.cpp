@@ -10,6 +10,8 @@
 #include "support/deterministic_dot_reference.hpp"
 #include "support/kokkos_env.hpp"
 
+#include <araios/detail/host_space.hpp>
+#include <araios/detail/team_scratch.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/vector_ops.hpp>
 
@@ -381,19 +383,73 @@ struct StoreTwoTotals {
   }
 };
 
-/// The tree pass over the chunk sums runs its lower levels in global memory while more sums
-/// are left than its scratch holds (Impl::kTreeScratchValues over the sums of one sweep), then
-/// the rest in scratch. Lengths around that limit, for one sum (dot, norm) and for two (the
-/// fused sweep), against the documented order on the host. Double only, once per space: the
-/// vectors hold millions of entries, and the tree's path does not depend on the value type.
+/// Impl::pairwiseTreeLevels on one team: sums(i, k) is chunk sum i of array k.
+template <class Exec, class Value>
+struct TreeLevelsKernel {
+  using Member = typename Kokkos::TeamPolicy<Exec>::member_type;
+  Kokkos::View<Value**, Kokkos::LayoutLeft, typename Exec::device_type> sums;
+  std::int64_t entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
+    const std::int64_t arrays = static_cast<std::int64_t>(sums.extent(1));
+    Impl::pairwiseTreeLevels(team, static_cast<std::int64_t>(sums.extent(0)), arrays, entries,
+                             Impl::scratchArray<Value>(team, static_cast<std::size_t>(arrays * entries + 1)),
+                             [&](const std::int64_t k, const std::int64_t i) -> Value& { return sums(i, k); });
+  }
+};
+
+/// The tree pass adds kTreeBlock levels per step, in global memory while its sums do not fit
+/// the scratch and in scratch after; every split must give the sums of the documented
+/// level-by-level order. Values spread over 2^-40 .. 2^40 so that another order rounds
+/// differently; counts around the block size and its powers, scratch from none to ample.
+BOOST_AUTO_TEST_CASE_TEMPLATE(pairwise_tree_steps_add_in_the_documented_order, Exec, test::EnabledSpaces) {
+  using Value = double;
+  using Sums = Kokkos::View<Value**, Kokkos::LayoutLeft, typename Exec::device_type>;
+  Exec exec;
+  std::mt19937_64 rng(20261129);
+  std::uniform_int_distribution<int> exponent(-40, 40);
+  const int threads = Impl::isHostSpace<Exec>() ? 1 : Impl::kDotTreeThreads;
+  for (const std::int64_t count : {1, 2, 3, 7, 8, 9, 63, 64, 65, 100, 511, 513, 4097, 33333}) {
+    for (const std::int64_t arrays : {1, 3}) {
+      std::vector<std::vector<Value>> columns(static_cast<std::size_t>(arrays));
+      for (auto& column : columns) {
+        column = randomVector<Value>(static_cast<std::size_t>(count), rng());
+        for (auto& v : column) v = std::ldexp(v, exponent(rng));
+      }
+      for (const std::int64_t entries : {0, 1, 2, 5, 8, 64, 1500}) {
+        Sums sums("sums", count, arrays);
+        auto host = Kokkos::create_mirror_view(sums);
+        for (std::int64_t k = 0; k < arrays; ++k)
+          for (std::int64_t i = 0; i < count; ++i) host(i, k) = columns[k][i];
+        Kokkos::deep_copy(sums, host);
+        Kokkos::TeamPolicy<Exec> policy(exec, 1, threads);
+        const std::size_t scratch = Impl::scratchArrayBytes<Value>(static_cast<std::size_t>(arrays * entries + 1));
+        Kokkos::parallel_for("test::tree_levels", policy.set_scratch_size(0, Kokkos::PerTeam(scratch)),
+                             TreeLevelsKernel<Exec, Value>{sums, entries});
+        Kokkos::deep_copy(host, sums);
+        for (std::int64_t k = 0; k < arrays; ++k) {
+          const Value expected = test::hostPairwiseTree(columns[k]);
+          BOOST_TEST(sameBits(host(0, k), expected), "count " << count << ", array " << k << " of " << arrays
+                                                               << ", scratch " << entries << ": got " << host(0, k)
+                                                               << ", the documented order gives " << expected);
+        }
+      }
+    }
+  }
+}
+
+/// The tree pass takes its first step in global memory once the chunk sums' blocks outnumber its
+/// scratch (Impl::kTreeScratchValues over the sums of one sweep). Lengths around that limit for
+/// two sums (the fused sweep) and below it, for one sum (dot, norm) and for two, against the
+/// documented order on the host. Double only, once per space: the vectors hold millions of
+/// entries, and the tree's path does not depend on the value type.
 BOOST_AUTO_TEST_CASE_TEMPLATE(deterministic_dots_past_the_tree_scratch, Exec, test::EnabledSpaces) {
   using Device = typename Exec::device_type;
   using Value = double;
   using Vector = Kokkos::View<Value*, Device>;
   Exec exec;
-  // The longest vector whose chunk sums fill the scratch for one sum; half that fills it for two.
-  const std::int64_t limit = Impl::kTreeScratchValues * kDotChunk;
-  for (const std::int64_t n : {limit / 2 + 1, limit, limit + 1, 2 * limit + 3 * kDotChunk + 5}) {
+  // The longest vector whose chunk sums' blocks fit the scratch for two sums.
+  const std::int64_t limit = Impl::kTreeScratchValues / 2 * Impl::kTreeBlock * kDotChunk;
+  for (const std::int64_t n : {std::int64_t(3000), limit / 5 + 7, limit, limit + 1}) {
     const auto xs = randomVector<Value>(static_cast<std::size_t>(n), 31), ys = randomVector<Value>(static_cast<std::size_t>(n), 32);
     const Vector x = toDevice<Value, Device>(xs), y = toDevice<Value, Device>(ys);
     const Value xy = hostDeterministicDot(xs, ys), xx = hostDeterministicDot(xs, xs);

@@ -7,9 +7,20 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace araios::test {
+
+/// The pairwise tree over the chunk index, level by level as documented: level s adds sum i + s
+/// into sum i for every i a multiple of 2s with i + s < count. Returns the total (0 for none).
+template <class Value>
+Value hostPairwiseTree(std::vector<Value> partial) {
+  const std::int64_t chunks = static_cast<std::int64_t>(partial.size());
+  for (std::int64_t s = 1; s < chunks; s *= 2)
+    for (std::int64_t i = 0; i + s < chunks; i += 2 * s) partial[i] = partial[i] + partial[i + s];
+  return chunks > 0 ? partial[0] : Value(0);
+}
 
 template <class Value>
 Value hostDeterministicDot(const std::vector<Value>& x, const std::vector<Value>& y) {
@@ -27,9 +38,7 @@ Value hostDeterministicDot(const std::vector<Value>& x, const std::vector<Value>
       for (int l = 0; l < w; ++l) lanes[l] = lanes[l] + lanes[l + w];
     partial[c] = lanes[0];
   }
-  for (std::int64_t s = 1; s < chunks; s *= 2)
-    for (std::int64_t i = 0; i + s < chunks; i += 2 * s) partial[i] = partial[i] + partial[i + s];
-  return chunks > 0 ? partial[0] : Value(0);
+  return hostPairwiseTree(std::move(partial));
 }
 
 }  // namespace araios::test

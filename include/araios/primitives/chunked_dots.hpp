@@ -54,46 +54,72 @@ KOKKOS_INLINE_FUNCTION Value laneTree(Value* lanes) {
   return lanes[0];
 }
 
-/// Additions at level `stride` of the pairwise tree over `count` chunk sums: partial i + stride
-/// into i for every i < count - stride that is a multiple of 2 stride.
-KOKKOS_INLINE_FUNCTION std::int64_t treePairs(std::int64_t count, std::int64_t stride) {
-  return (count - stride + 2 * stride - 1) / (2 * stride);
+/// Chunk sums one thread adds in registers per step of the tree pass: an aligned block of this
+/// many is a whole subtree of the pairwise tree (its levels 1, 2 and 4), so one barrier and one
+/// round of independent loads stand for three levels. Not part of the result.
+constexpr int kTreeBlock = 8;
+
+/// The pairwise tree over one aligned block, of which the first `present` values exist: level s
+/// adds v[i + s] into v[i] for i a multiple of 2s, where i + s < present. Part of the result.
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value blockTree(Value (&v)[kTreeBlock], int present) {
+  for (int s = 1; s < kTreeBlock; s *= 2) {
+    for (int i = 0; i + s < kTreeBlock; i += 2 * s) {
+      if (i + s < present) v[i] = v[i] + v[i + s];
+    }
+  }
+  return v[0];
+}
+
+/// Blocks of kTreeBlock that cover `left` values.
+KOKKOS_INLINE_FUNCTION std::int64_t treeBlocks(std::int64_t left) { return (left + kTreeBlock - 1) / kTreeBlock; }
+
+/// One step of the tree, kTreeBlock levels' worth: for each of `sums` arrays and each aligned block
+/// j of its `left` values, where value q of block j is load(k, j * kTreeBlock + q), store(k, j,
+/// subtree sum). A thread takes a block; its loads are independent of each other.
+template <class Member, class Load, class Store>
+KOKKOS_INLINE_FUNCTION void treeStep(const Member& team, std::int64_t left, std::int64_t sums, const Load& load,
+                                     const Store& store) {
+  const std::int64_t blocks = treeBlocks(left);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, blocks * sums), [&](const std::int64_t bk) {
+    const std::int64_t k = bk / blocks, j = bk % blocks;  // consecutive threads on one array's blocks
+    const std::int64_t first = j * kTreeBlock;
+    const int present = static_cast<int>(left - first < kTreeBlock ? left - first : kTreeBlock);
+    decltype(+load(k, first)) v[kTreeBlock];
+    for (int q = 0; q < kTreeBlock; ++q) v[q] = q < present ? load(k, first + q) : 0;
+    store(k, j, blockTree(v, present));
+  });
+  team.team_barrier();
 }
 
 /// The pairwise tree over the chunk index for `sums` arrays of `count` chunk sums each, where
 /// at(k, i) is chunk sum i of array k (a reference): level s adds at(k, i + s) into at(k, i) for
-/// i a multiple of 2s. The lower levels run in place, in global memory, while more than
-/// `entries` sums are left per array; the rest run in `values`, the team's scratch (sums x
-/// entries), instead of a read-modify-write and a barrier per level behind the memory's latency.
-/// The same additions either way; at(k, 0) ends as array k's total. With entries 0 every level
-/// runs in place.
+/// i a multiple of 2s where i + s < count, and at(k, 0) ends as array k's total.
+///
+/// The team walks it kTreeBlock levels at a time (treeStep): the sum of an aligned subtree,
+/// S(i, 2s) = S(i, s) + S(i + s, s) (the second term only where i + s < count), has the same
+/// bits whichever thread adds it and however many levels it adds at once. The steps run in place, in global memory
+/// (block sums at(k, j * stride)), while their sums would not fit in `values`, the team's scratch
+/// (`entries` per array; 0 keeps every step in place); the rest run in scratch.
 template <class Member, class Value, class At>
 KOKKOS_INLINE_FUNCTION void pairwiseTreeLevels(const Member& team, std::int64_t count, std::int64_t sums,
                                                std::int64_t entries, Value* values, const At& at) {
-  std::int64_t stride = 1;
-  for (; stride < count && (count + stride - 1) / stride > entries; stride *= 2) {
-    const std::int64_t pairs = treePairs(count, stride);
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, pairs * sums), [&](const std::int64_t pk) {
-      const std::int64_t k = pk / pairs, i = pk % pairs * 2 * stride;
-      at(k, i) = at(k, i) + at(k, i + stride);
-    });
-    team.team_barrier();
+  std::int64_t stride = 1, left = count;
+  for (; left > 1 && (entries == 0 || treeBlocks(left) > entries); left = treeBlocks(left), stride *= kTreeBlock) {
+    treeStep(
+        team, left, sums, [&](std::int64_t k, std::int64_t i) -> Value { return at(k, i * stride); },
+        [&](std::int64_t k, std::int64_t j, Value sum) { at(k, j * kTreeBlock * stride) = sum; });
   }
-  // Sum m * stride of each array now holds its subtree's sum: values[k * entries + m].
-  const std::int64_t left = (count + stride - 1) / stride;
-  if (left <= 1 || left > entries) return;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, left * sums), [&](const std::int64_t mk) {
-    const std::int64_t k = mk / left, m = mk % left;  // consecutive threads on one array's sums
-    values[k * entries + m] = at(k, m * stride);
-  });
-  team.team_barrier();
-  for (std::int64_t width = 1; width < left; width *= 2) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, treePairs(left, width) * sums), [&](const std::int64_t pk) {
-      Value* const v = values + pk % sums * entries;
-      const std::int64_t m = pk / sums * 2 * width;
-      v[m] = v[m] + v[m + width];
-    });
-    team.team_barrier();
+  if (left <= 1) return;
+  // The first step in scratch reads the sums left in place: values[k * entries + j].
+  treeStep(
+      team, left, sums, [&](std::int64_t k, std::int64_t i) -> Value { return at(k, i * stride); },
+      [&](std::int64_t k, std::int64_t j, Value sum) { values[k * entries + j] = sum; });
+  left = treeBlocks(left);
+  for (std::int64_t width = 1; left > 1; left = treeBlocks(left), width *= kTreeBlock) {
+    treeStep(
+        team, left, sums, [&](std::int64_t k, std::int64_t i) -> Value { return values[k * entries + i * width]; },
+        [&](std::int64_t k, std::int64_t j, Value sum) { values[k * entries + j * kTreeBlock * width] = sum; });
   }
   Kokkos::parallel_for(Kokkos::TeamThreadRange(team, sums), [&](const std::int64_t k) { at(k, 0) = values[k * entries]; });
   team.team_barrier();
@@ -154,8 +180,8 @@ struct ChunkedDotsKernel {
 };
 
 /// The tree pass: each partials[k] summed by the pairwise tree over the chunk index (level s
-/// adds partial i + s into i for i a multiple of 2s: pairwiseTreeLevels, its last levels in
-/// scratch once at most kEntries sums are left per array), then finish(totals) once.
+/// adds partial i + s into i for i a multiple of 2s: pairwiseTreeLevels, its last steps in
+/// scratch once the blocks of the sums left fit kEntries per array), then finish(totals) once.
 template <class ExecSpace, class Value, class Device, std::size_t K, class Finish>
 struct PairwiseTreesKernel {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
