@@ -40,7 +40,7 @@ namespace Impl {
 constexpr int kDotTeamThreads = 256;
 /// Threads of the one team that walks the tree levels on a GPU.
 constexpr int kDotTreeThreads = 256;
-/// Values of the tree team's scratch (32 KiB in double), where the tree's last levels run
+/// Values of the tree team's scratch (32 KiB in double), where the tree's last steps run
 /// (pairwiseTreeLevels). Not part of the result: the same additions run either way.
 constexpr std::int64_t kTreeScratchValues = 4096;
 
@@ -98,9 +98,10 @@ KOKKOS_INLINE_FUNCTION void treeStep(const Member& team, std::int64_t left, std:
 ///
 /// The team walks it kTreeBlock levels at a time (treeStep): the sum of an aligned subtree,
 /// S(i, 2s) = S(i, s) + S(i + s, s) (the second term only where i + s < count), has the same
-/// bits whichever thread adds it and however many levels it adds at once. The steps run in place, in global memory
-/// (block sums at(k, j * stride)), while their sums would not fit in `values`, the team's scratch
-/// (`entries` per array; 0 keeps every step in place); the rest run in scratch.
+/// bits whichever thread adds it and however many levels it adds at once. The steps run in
+/// place, in global memory (block sums at(k, j * stride)), while their sums would not fit in
+/// `values`, the team's scratch (`entries` per array; 0 keeps every step in place); the rest
+/// run in scratch.
 template <class Member, class Value, class At>
 KOKKOS_INLINE_FUNCTION void pairwiseTreeLevels(const Member& team, std::int64_t count, std::int64_t sums,
                                                std::int64_t entries, Value* values, const At& at) {
@@ -232,9 +233,8 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
   if (chunks == 0) return;
   using Kernel = ChunkedDotsKernel<ExecSpace, Value, Device, K, Terms>;
   // On a CPU a team is one thread, which walks its chunk in order and stages nothing.
-  constexpr bool host = isHostSpace<ExecSpace>();
-  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), host ? 1 : kDotTeamThreads);
-  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(host ? 0 : Kernel::scratchBytes())),
+  Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), Kernel::kHost ? 1 : kDotTeamThreads);
+  Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::kHost ? 0 : Kernel::scratchBytes())),
                        Kernel{terms, partials, n});
 }
 
