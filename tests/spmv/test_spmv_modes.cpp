@@ -245,6 +245,65 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(fast_mode_meets_the_error_bound, Cfg, test::AllCon
   }
 }
 
+// Fast mode's COO scatter sums each run of a row's entries before its atomic addition
+// (formats/coo/coo_run_scatter.hpp). A COO without row offsets scatters on every backend, so
+// these matrices run it on the CPU too (a thread per team there, 128 threads on a GPU): runs
+// that cross the threads' pieces and the teams, a row of 100,003 entries over many teams,
+// rows in no order, and a count of entries that fills no team.
+BOOST_AUTO_TEST_CASE_TEMPLATE(coo_fast_scatter_adds_every_run, Cfg, test::AllConfigs) {
+  using Value = ValueOf<Cfg>;
+  using Device = typename Cfg::device_type;
+  using Exec = typename Cfg::execution_space;
+  using Coo = CooMatrix<Value, typename Cfg::ordinal_type, typename Cfg::size_type, Device>;
+  using Triplets = std::vector<std::tuple<std::int64_t, std::int64_t, double>>;
+  std::mt19937_64 rng(20261129);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<test::GeneratedCase> cases;
+  {
+    Triplets e;
+    for (std::int64_t j = 0; j < 100003; ++j) e.emplace_back(1701, j, value(rng));
+    for (std::int64_t i = 0; i < 3000; ++i)
+      for (std::int64_t k = 0; k < i % 4 && i != 1701; ++k) e.emplace_back(i, (i * 7 + k * 13) % 4000, value(rng));
+    cases.push_back({"one_row_of_100003", test::fromTriplets(3000, 100003, std::move(e))});
+  }
+  Triplets uneven;
+  for (std::int64_t i = 0; i < 5000; ++i) {
+    const std::int64_t length = static_cast<std::int64_t>(rng() % 41);
+    for (std::int64_t k = 0; k < length; ++k) uneven.emplace_back(i, static_cast<std::int64_t>(rng() % 3001), value(rng));
+  }
+  cases.push_back({"rows_of_0_to_40", test::fromTriplets(5000, 3001, uneven)});
+  {
+    // fromTriplets sorts; this one keeps the shuffled order, so runs are mostly single entries.
+    std::shuffle(uneven.begin(), uneven.end(), rng);
+    io::HostMatrix shuffled;
+    shuffled.numRows = 5000;
+    shuffled.numCols = 3001;
+    for (const auto& [r, c, v] : uneven) {
+      shuffled.row.push_back(r);
+      shuffled.col.push_back(c);
+      shuffled.value.push_back(v);
+    }
+    cases.push_back({"rows_of_0_to_40_in_no_order", std::move(shuffled)});
+  }
+  {
+    Triplets e;  // 1,031 entries of rows 0 to 2, each row's entries one after the other
+    for (std::int64_t k = 0; k < 1031; ++k) e.emplace_back(k < 500 ? 0 : k < 1030 ? 1 : 2, k, value(rng));
+    cases.push_back({"three_runs", test::fromTriplets(3, 1031, std::move(e))});
+  }
+  cases.push_back({"no_entries", test::fromTriplets(7, 5, {})});
+  for (const auto& c : cases) {
+    Coo coo = cooFromHost<Coo>(c.matrix);
+    coo.rowPtr = {};  // without row offsets Fast mode scatters on a CPU as well
+    Exec exec;
+    test::checkSpmvAgainstReference<Value, Device>(c.name + " coo fast scatter", c.matrix,
+                                                   [&](const auto& x, const auto& y, Value a, Value b) {
+                                                     SpmvOptions fast;
+                                                     fast.mode = Mode::Fast;
+                                                     spmv(exec, coo, x, y, a, b, fast);
+                                                   });
+  }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(row_order_kernels_give_csr_scalar_bits, Cfg, test::AllConfigs) {
   using Value = ValueOf<Cfg>;
   using Device = typename Cfg::device_type;

@@ -189,7 +189,9 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
       if (kernel == Kernel::Hyb) {
         // The longest row stays the chain although only its first K entries are in ELL: in
         // Deterministic and Accurate mode the row's thread walks its COO entries after its ELL
-        // slots, and in Fast mode their atomic additions all go to the row's one y entry.
+        // slots. In Fast mode their atomic additions all go to the row's one y entry, one per
+        // run of the row in a team (coo_run_scatter.hpp); the shipped GPU profiles fitted this
+        // term when each entry was an addition of its own (docs/model.md).
         irregular = nnz - static_cast<double>(hybEllEntries(f, estimatedHybWidth(f)));
       }
       break;

@@ -1,8 +1,9 @@
 #pragma once
 // COO SpMV, by mode:
-//   Fast           one thread per stored entry, adding alpha*a_ij*x_j into y atomically after
-//                  y = beta*y. The order of the additions depends on scheduling, so the low
-//                  bits of y can differ from run to run. On a CPU, where atomic additions cost
+//   Fast           after y = beta*y, the entries' alpha*a_ij*x_j are added into y atomically,
+//                  a sum per run of entries of one row (coo_run_scatter.hpp). The order of the
+//                  additions depends on scheduling, so the low bits of y can differ from run to
+//                  run. On a CPU, where atomic additions cost
 //                  more than the row walk (fastModeScattersAtomically), a COO with row offsets
 //                  runs the Deterministic walk instead.
 //   Deterministic  no atomics: a sorted segmented reduction. Each row's entries are taken in
@@ -23,21 +24,11 @@
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/formats/coo/coo.hpp>
 #include <araios/formats/coo/coo_row_order.hpp>
+#include <araios/formats/coo/coo_run_scatter.hpp>
 
 #include <cstdint>
 
 namespace araios::Impl {
-
-template <class Coo, class XView, class YView>
-struct CooAtomicKernel {
-  Coo A;
-  XView x;
-  YView y;
-  typename Coo::value_type alpha;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Coo::size_type k) const {
-    Kokkos::atomic_add(&y(A.rowIdx(k)), alpha * (A.values(k) * x(A.colIdx(k))));
-  }
-};
 
 /// The rows of a COO structure in the canonical order, for the walk in CSR order (sorted on the
 /// call where the COO has no row offsets). Also the tail of a HYB row.
@@ -71,9 +62,7 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
     // sorted by row; without row offsets that walk would sort first, and the scatter is cheaper.
     if (options.mode == Mode::Fast && (fastModeScattersAtomically<ExecSpace>() || !hasRowOffsets(A.numRows, A.rowPtr))) {
       scaleByBeta(exec, y, beta);
-      Kokkos::parallel_for("araios::spmv::coo",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.nnz()),
-                           CooAtomicKernel<Coo, XView, YView>{A, x, y, alpha});
+      scatterCooRuns(exec, A, x, y, alpha, "araios::spmv::coo");
       return;
     }
     const auto rows = cooRowWalk(exec, A);

@@ -2,7 +2,8 @@
 // HYB SpMV (Bell & Garland, SC '09, section "Hybrid format"), by mode:
 //   Fast           the ELL kernel over the ELL part finishes every row's first K entries and
 //                  applies alpha and beta through storeRow; then the COO part adds
-//                  alpha * a_ij * x_j into y with atomics. The two kernels run in order on the
+//                  alpha * a_ij * x_j into y with atomics, a sum per run of a row's entries
+//                  (coo_run_scatter.hpp). The two kernels run in order on the
 //                  same execution space instance, so no fence separates them. The atomic
 //                  additions make the low bits of rows with COO entries depend on scheduling.
 //                  On a CPU, where atomic additions cost more than the row walk
@@ -49,7 +50,6 @@ struct HybRowWalk {
 template <class ExecSpace, class Value, class Ordinal, class Offset, class Device>
 struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
   using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
-  using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
   /// How the rows are walked, by the lengths of their COO parts (detail/rows_in_order.hpp),
   /// planned once for an operator whatever its mode.
   using State = RowWalkPlan;
@@ -74,9 +74,7 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
     if (options.mode == Mode::Fast && fastModeScattersAtomically<ExecSpace>()) {
       // Also the beta pass for the rows held entirely in COO (their ELL slots are all padding).
       ellRowSpmv(exec, A.ell, x, y, alpha, beta, Mode::Fast, "araios::spmv::hyb::ell");
-      Kokkos::parallel_for("araios::spmv::hyb::coo",
-                           Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, A.coo.nnz()),
-                           CooAtomicKernel<Coo, XView, YView>{A.coo, x, y, alpha});
+      scatterCooRuns(exec, A.coo, x, y, alpha, "araios::spmv::hyb::coo");
       return;
     }
     const auto rows = rowWalk(exec, A);
