@@ -88,8 +88,9 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
   using Impl::kNoPromise;
   static const std::array<KernelEntry, 15> rows = {{
       {Kernel::Coo, "coo", FormatId::Coo, SpmvAlgorithm::Auto,
-       "COO, one thread per stored entry, atomic adds into y", kNoPromise,
-       "atomics; on a CPU the deterministic row walk, where the entries are sorted by row"},
+       "COO, runs of a row's stored entries summed, atomic adds into y", kNoPromise,
+       "atomics, a sum per run of a row's entries; on a CPU the deterministic row walk, where the entries are "
+       "sorted by row"},
       {Kernel::CsrScalar, "csr-scalar", FormatId::Csr, SpmvAlgorithm::CsrScalar, "CSR, one thread per row",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::CsrVector, "csr-vector", FormatId::Csr, SpmvAlgorithm::CsrVector,
@@ -105,7 +106,7 @@ inline const std::array<KernelEntry, 15>& kernelRegistry() {
        "runs the deterministic kernel"},
       {Kernel::Hyb, "hyb", FormatId::Hyb, SpmvAlgorithm::Auto,
        "ELL for the first K entries of each row, COO for the rest (Bell & Garland)", kNoPromise,
-       "atomics on the COO part; on a CPU the deterministic row walk"},
+       "atomics on the COO part, a sum per run of a row's entries; on a CPU the deterministic row walk"},
       {Kernel::Dia, "dia", FormatId::Dia, SpmvAlgorithm::Auto, "diagonals, column-major, one thread per row",
        kDeterministicPromise, "runs the deterministic kernel"},
       {Kernel::Jds, "jds", FormatId::Jds, SpmvAlgorithm::Auto,
