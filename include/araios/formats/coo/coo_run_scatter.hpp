@@ -22,7 +22,6 @@
 #include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/formats/coo/coo.hpp>
-#include <araios/primitives/segmented_scan_order.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -30,17 +29,26 @@
 
 namespace araios::Impl {
 
+/// Threads of a team of the run scatter: a block of 128 on a GPU, one thread on a CPU.
+template <class ExecSpace>
+constexpr int cooRunTeamSize() {
+  return isHostSpace<ExecSpace>() ? 1 : 128;
+}
+/// Consecutive entries one thread walks: on a GPU 8 staged ones (a team of 1,024 entries), on a
+/// CPU a run long enough that the team's start costs nothing.
+template <class ExecSpace>
+constexpr int cooRunPieceEntries() {
+  return isHostSpace<ExecSpace>() ? 4096 : 8;
+}
+
 template <class ExecSpace, class Coo, class XView, class YView>
 struct CooRunScatterKernel {
   using Value = typename Coo::value_type;
   using Ordinal = typename Coo::ordinal_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr bool kOnHost = isHostSpace<ExecSpace>();
-  /// Threads of a team: a block of 128 on a GPU, one thread on a CPU.
-  static constexpr int kTeamSize = kOnHost ? 1 : 128;
-  /// Consecutive entries one thread walks: on a GPU 8 staged ones (a team of 1,024 entries), on
-  /// a CPU a run long enough that the team's start costs nothing.
-  static constexpr int kPieceEntries = kOnHost ? 4096 : 8;
+  static constexpr int kTeamSize = cooRunTeamSize<ExecSpace>();
+  static constexpr int kPieceEntries = cooRunPieceEntries<ExecSpace>();
   static constexpr std::int64_t kTeamEntries = static_cast<std::int64_t>(kTeamSize) * kPieceEntries;
   /// A staged entry's slot: one slot of padding after each thread's piece, so that the threads
   /// of a warp, walking their pieces side by side, read from different banks.
@@ -57,8 +65,8 @@ struct CooRunScatterKernel {
       return 0;
     } else {
       return scratchArrayBytes<Value>(kStagedSlots) + scratchArrayBytes<Ordinal>(kStagedSlots) +
-             2 * scratchArrayBytes<SegmentedPartial<Value>>(kTeamSize) + scratchArrayBytes<std::int64_t>(kTeamSize) +
-             scratchArrayBytes<int>(1);
+             2 * scratchArrayBytes<Value>(kTeamSize) + scratchArrayBytes<std::int64_t>(kTeamSize) +
+             2 * scratchArrayBytes<int>(kTeamSize) + scratchArrayBytes<int>(1);
     }
   }
 
@@ -124,9 +132,9 @@ struct CooRunScatterKernel {
     } else {
       Value* products = scratchArray<Value>(team, kStagedSlots);
       Ordinal* rows = scratchArray<Ordinal>(team, kStagedSlots);
-      using Partial = SegmentedPartial<Value>;
-      Partial* parts[2] = {scratchArray<Partial>(team, kTeamSize), scratchArray<Partial>(team, kTeamSize)};
+      Value* sums[2] = {scratchArray<Value>(team, kTeamSize), scratchArray<Value>(team, kTeamSize)};
       std::int64_t* keys = scratchArray<std::int64_t>(team, kTeamSize);
+      int* heads[2] = {scratchArray<int>(team, kTeamSize), scratchArray<int>(team, kTeamSize)};
       int* spread = scratchArray<int>(team, 1);
       const int count = static_cast<int>(last - first);
       const int t = team.team_rank();
@@ -143,29 +151,33 @@ struct CooRunScatterKernel {
       team.team_barrier();
       // A run shared by two threads costs two additions; only a row whose last run spans three
       // threads or more is worth the scan.
-      const bool middle =
-          tailRow >= 0 && t > 0 && t + 1 < kTeamSize && keys[t - 1] == tailRow && keys[t + 1] == tailRow;
+      const bool middle = tailRow >= 0 && t > 0 && t + 1 < kTeamSize && keys[t - 1] == tailRow && keys[t + 1] == tailRow;
       if (middle) *spread = 1;
       team.team_barrier();
       if (!*spread) {
         if (tailRow >= 0) add(tailRow, tailSum);
         return;
       }
-      // The segmented scan of the threads' last runs (the (+) of segmented_scan_order.hpp): a
-      // thread heads a segment where its row differs from the previous thread's; after
-      // log2(kTeamSize) steps each thread holds the sum of its segment up to itself, and the
-      // segment's last thread adds it.
-      parts[0][t] = Partial{tailSum, t == 0 || keys[t - 1] != tailRow};
+      // The segmented scan of the threads' last runs: a thread heads a segment where its row
+      // differs from the previous thread's; after log2(kTeamSize) steps each thread holds the
+      // sum of its segment up to itself, and the segment's last thread adds it. Values and heads
+      // in arrays of their own, not SegmentedPartial (primitives/segmented_scan_order.hpp): that
+      // form, the same additions, made the kernel 1.0 to 1.65x slower on an H200 on every
+      // matrix, where the scan does not run as well (bench/results/nvidia-h200/coo_run_scatter).
+      sums[0][t] = tailSum;
+      heads[0][t] = t == 0 || keys[t - 1] != tailRow;
       team.team_barrier();
       int from = 0;
       for (int d = 1; d < kTeamSize; d *= 2) {
         const int to = 1 - from;
-        parts[to][t] = t >= d ? combine(parts[from][t - d], parts[from][t]) : parts[from][t];
+        const bool reach = t >= d && !heads[from][t];
+        sums[to][t] = reach ? sums[from][t - d] + sums[from][t] : sums[from][t];
+        heads[to][t] = reach ? heads[from][t - d] : heads[from][t];
         team.team_barrier();
         from = to;
       }
       const std::int64_t next = t + 1 < kTeamSize ? keys[t + 1] : -1;
-      if (tailRow >= 0 && next != tailRow) add(tailRow, parts[from][t].value);
+      if (tailRow >= 0 && next != tailRow) add(tailRow, sums[from][t]);
     }
   }
 };
