@@ -2,10 +2,12 @@
 // The two halves of every conversion between COO, CSR and CSC: compressing entries keyed by a
 // major index (row or column) into pointer form, and expanding pointer form back to one major
 // index per entry.
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace araios::Impl {
@@ -52,13 +54,11 @@ auto compress(const ExecSpace& exec, std::int64_t numMajor, const MajorView& maj
   return Compressed<PtrView, OutMinor, OutValues>{ptr, minorOut, valuesOut};
 }
 
-template <class PtrView, class MajorView>
+template <class MajorView>
 struct ExpandPointers {
-  PtrView ptr;
   MajorView major;
-  template <class Index>
-  KOKKOS_INLINE_FUNCTION void operator()(Index i) const {
-    for (auto k = ptr(i); k < ptr(i + 1); ++k) major(k) = static_cast<typename MajorView::value_type>(i);
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k, std::int64_t) const {
+    major(k) = static_cast<typename MajorView::value_type>(i);
   }
 };
 
@@ -68,9 +68,7 @@ Kokkos::View<Ordinal*, typename PtrView::device_type> expand(const ExecSpace& ex
                                                              std::int64_t nnz, const std::string& label) {
   using MajorView = Kokkos::View<Ordinal*, typename PtrView::device_type>;
   MajorView major(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), nnz);
-  const std::int64_t numMajor = static_cast<std::int64_t>(ptr.extent(0)) - 1;
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, numMajor),
-                       ExpandPointers<PtrView, MajorView>{ptr, major});
+  forEachRowEntry(label, exec, ptr, ExpandPointers<MajorView>{major});
   return major;
 }
 

@@ -17,6 +17,7 @@
 //     4096 rows is therefore stored as COO entirely (K = 0).
 #include <araios/detail/compress.hpp>
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -74,21 +75,17 @@ struct HybOverflowLengths {
   }
 };
 
-template <class Csr, class Coo, class PtrView>
+/// Position t of row r's part in COO (cooPtr) is the row's entry width + t.
+template <class Csr, class Coo>
 struct FillHybCoo {
   Csr csr;
   Coo coo;
-  PtrView cooPtr;
   typename Csr::ordinal_type width;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type r) const {
-    // Compare lengths first: rowPtr(r) + width may pass rowPtr's range for a short last row.
-    if (csr.rowPtr(r + 1) - csr.rowPtr(r) <= width) return;
-    auto k = cooPtr(r);
-    for (auto j = csr.rowPtr(r) + width; j < csr.rowPtr(r + 1); ++j, ++k) {
-      coo.rowIdx(k) = r;
-      coo.colIdx(k) = csr.colIdx(j);
-      coo.values(k) = csr.values(j);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t k, std::int64_t t) const {
+    const auto j = csr.rowPtr(r) + width + t;
+    coo.rowIdx(k) = static_cast<typename Csr::ordinal_type>(r);
+    coo.colIdx(k) = csr.colIdx(j);
+    coo.values(k) = csr.values(j);
   }
 };
 
@@ -167,8 +164,7 @@ HybMatrix<Value, Ordinal, Offset, Device> hybFromCsrWithEllWidth(const ExecSpace
   hyb.coo.rowIdx = decltype(hyb.coo.rowIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::hyb::coo::rowIdx"), inCoo);
   hyb.coo.colIdx = decltype(hyb.coo.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::hyb::coo::colIdx"), inCoo);
   hyb.coo.values = decltype(hyb.coo.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::hyb::coo::values"), inCoo);
-  Kokkos::parallel_for("araios::hyb::fillCoo", RowPolicy(exec, 0, csr.numRows),
-                       Impl::FillHybCoo<Csr, Coo, PtrView>{csr, hyb.coo, cooPtr, width});
+  Impl::forEachRowEntry("araios::hyb::fillCoo", exec, cooPtr, Impl::FillHybCoo<Csr, Coo>{csr, hyb.coo, width});
   hyb.coo.rowPtr = cooPtr;  // the COO part is sorted by row: the deterministic SpMV walks it by row
   return hyb;
 }
