@@ -237,6 +237,33 @@ BOOST_AUTO_TEST_CASE(scattered_entries_are_the_entries_of_the_long_rows) {
   BOOST_TEST(scatteredCount(Kernel::CsrScalar, Mode::Fast, long16, doubles32) == 3000.0 * 16);
 }
 
+// A GPU's COO and HYB Fast add each run of a row's entries in a team once (coo_run_scatter.hpp):
+// no chain for a long row and no serialised COO entries there; a CPU still walks the rows.
+BOOST_AUTO_TEST_CASE(coo_and_hyb_fast_count_no_long_row_chain_on_a_gpu) {
+  const MatrixFeatures f = featuresOf(test::powerLawWithLongRow());
+  BOOST_TEST_REQUIRE(f.maxRowLength > 4 * estimatedHybWidth(f));
+  const ElementSizes sizes{8, 4, 4};
+  DeviceTraits gpu, cpu;
+  gpu.gpu = true;
+  const auto term = [&](Kernel k, Mode mode, const DeviceTraits& d, ProductTerm t) {
+    return kernelTerms(k, mode, f, sizes, d)[static_cast<std::size_t>(t)];
+  };
+  const double tail = static_cast<double>(f.nnz - hybEllEntries(f, estimatedHybWidth(f)));
+  const double longest = static_cast<double>(f.maxRowLength), width = static_cast<double>(estimatedHybWidth(f));
+  BOOST_TEST(term(Kernel::Coo, Mode::Fast, gpu, ProductTerm::Longest) == 0.0);
+  BOOST_TEST(term(Kernel::Coo, Mode::Fast, cpu, ProductTerm::Longest) == longest / 32);
+  BOOST_TEST(term(Kernel::Coo, Mode::Deterministic, gpu, ProductTerm::Longest) == longest / 32);
+  BOOST_TEST(term(Kernel::Hyb, Mode::Fast, gpu, ProductTerm::Irregular) == 0.0);
+  BOOST_TEST(term(Kernel::Hyb, Mode::Fast, gpu, ProductTerm::Longest) == width);
+  BOOST_TEST(term(Kernel::Hyb, Mode::Fast, cpu, ProductTerm::Irregular) == tail);
+  BOOST_TEST(term(Kernel::Hyb, Mode::Fast, cpu, ProductTerm::Longest) == longest);
+  BOOST_TEST(term(Kernel::Hyb, Mode::Deterministic, gpu, ProductTerm::Irregular) == tail);
+  // The streamed bytes hold the COO part in both (estimatedSlots); the profile says which device.
+  BOOST_TEST(term(Kernel::Hyb, Mode::Fast, gpu, ProductTerm::Stream) == term(Kernel::Hyb, Mode::Fast, cpu, ProductTerm::Stream));
+  BOOST_TEST(builtinProfile("cuda").traits().gpu);
+  BOOST_TEST(!builtinProfile("openmp").traits().gpu);
+}
+
 BOOST_AUTO_TEST_CASE(the_choice_respects_every_constraint) {
   const io::HostMatrix matrices[] = {banded(3000, 7), test::powerLawWithLongRow(), test::randomMatrix(5000, 5000, 0, 30, 3)};
   for (const io::HostMatrix& m : matrices) {

@@ -56,6 +56,9 @@ using BuildTerms = std::array<double, kBuildTerms>;
 struct DeviceTraits {
   /// Bytes of the last-level cache x may stay in (the GPU's L2, the CPU's L3).
   std::int64_t cacheBytes = 32 << 20;
+  /// A GPU's backend. COO's and HYB's Fast mode differ there: a GPU adds each run of a row's
+  /// entries within a team once (coo_run_scatter.hpp), a CPU walks the rows.
+  bool gpu = false;
 };
 
 /// The index types and value type of a product, in bytes.
@@ -152,7 +155,9 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
   switch (kernel) {
     case Kernel::Coo:
       stream = nnz * (e.value + 2.0 * e.ordinal);
-      longest /= 32;
+      // A GPU's Fast mode adds a long row's entries as sums of 1,024-entry runs, so the row is
+      // no chain; a row walked by one thread is one.
+      longest = mode == Mode::Fast && device.gpu ? 0.0 : longest / 32;
       break;
     case Kernel::CsrScalar:
       stream = nnz * entryBytes + (rows + 1) * e.offset;
@@ -186,12 +191,13 @@ inline ProductTerms kernelTerms(Kernel kernel, Mode mode, const MatrixFeatures& 
     case Kernel::Hyb:
       // Their padding is streamed like entries: it is in `stream`, not in `irregular`.
       stream = slots * (kernel == Kernel::Dia ? e.value : entryBytes) + rows * e.offset / 32.0;
-      if (kernel == Kernel::Hyb) {
-        // The longest row stays the chain although only its first K entries are in ELL: in
-        // Deterministic and Accurate mode the row's thread walks its COO entries after its ELL
-        // slots. In Fast mode their atomic additions all go to the row's one y entry, one per
-        // run of the row in a team (coo_run_scatter.hpp); the shipped GPU profiles fitted this
-        // term when each entry was an addition of its own (docs/model.md).
+      if (kernel == Kernel::Hyb && mode == Mode::Fast && device.gpu) {
+        // A GPU's Fast mode streams the COO entries and adds each run of a row in a team once
+        // (coo_run_scatter.hpp): the chain is the ELL width, and the COO part is streamed.
+        longest = std::min(longest, static_cast<double>(estimatedHybWidth(f)));
+      } else if (kernel == Kernel::Hyb) {
+        // The longest row stays the chain although only its first K entries are in ELL: the
+        // row's thread walks its COO entries after its ELL slots (on a CPU in Fast mode too).
         irregular = nnz - static_cast<double>(hybEllEntries(f, estimatedHybWidth(f)));
       }
       break;

@@ -35,6 +35,10 @@ class ProfileError : public InputError {
   using InputError::InputError;
 };
 
+/// Whether a backend runs on a GPU (its built-in constants, findProfile's fallback and the
+/// model's counts for COO and HYB in Fast mode differ).
+inline bool isGpuBackend(const std::string& backend) { return backend == "cuda"; }
+
 /// How well the fit matched the calibration's own measurements, per kernel and mode.
 struct FitQuality {
   int samples = 0;
@@ -75,6 +79,7 @@ struct PerformanceProfile {
   DeviceTraits traits() const {
     DeviceTraits t;
     if (device.cacheBytes > 0) t.cacheBytes = device.cacheBytes;
+    t.gpu = isGpuBackend(device.backend);
     return t;
   }
 };
@@ -108,8 +113,6 @@ inline double predictBuildSeconds(const PerformanceProfile& p, Kernel kernel, co
   return dotTerms(buildTerms(kernel, f), p.build[static_cast<std::size_t>(kernelEntry(kernel).format)]);
 }
 
-/// Whether a backend runs on a GPU (its built-in constants and findProfile's fallback differ).
-inline bool isGpuBackend(const std::string& backend) { return backend == "cuda"; }
 
 /// The fallback when no profile fits the device: a GPU's constants (gpu) or a CPU's.
 inline PerformanceProfile builtinProfile(const std::string& backend) {
