@@ -12,6 +12,7 @@
 
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/team_scratch.hpp>
+#include <araios/primitives/chunked_dots.hpp>
 #include <araios/primitives/deterministic_reduce.hpp>
 #include <araios/vector_ops.hpp>
 
@@ -382,6 +383,50 @@ struct StoreTwoTotals {
     out(1) = totals[1];
   }
 };
+
+/// Host terms of TwoDotTerms's form on plain arrays.
+template <class Value>
+struct HostTwoDotTerms {
+  const Value* x;
+  const Value* y;
+  void operator()(std::int64_t i, Value (&a)[2], Value (&b)[2]) const {
+    a[0] = x[i];
+    b[0] = y[i];
+    a[1] = x[i];
+    b[1] = x[i];
+  }
+};
+
+/// A CPU runs a chunk's lane walk with the FMA instruction where it has one and through libm
+/// otherwise; both must give the bits of the documented order. Operands spread over 2^-30 ..
+/// 2^30, where a product rounded before its addition would differ from the fma.
+BOOST_AUTO_TEST_CASE(host_chunk_walks_give_the_same_bits_with_and_without_the_fma_instruction) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  std::vector<double> x(kDotChunk), y(kDotChunk);
+  for (std::int64_t i = 0; i < kDotChunk; ++i) {
+    x[static_cast<std::size_t>(i)] = std::ldexp(mantissa(rng), exponent(rng));
+    y[static_cast<std::size_t>(i)] = std::ldexp(mantissa(rng), exponent(rng));
+  }
+  const HostTwoDotTerms<double> terms{x.data(), y.data()};
+  for (const int length : {1, 31, 33, 1000, static_cast<int>(kDotChunk)}) {
+    double plain[2][kDotLanes] = {}, reference[2][kDotLanes] = {};
+    Impl::walkChunkInOrder<double, 2>(terms, 0, length, plain);
+    for (int e = 0; e < length; ++e) {  // the order written out: lane e % 32, one fma each
+      reference[0][e % kDotLanes] = std::fma(x[e], y[e], reference[0][e % kDotLanes]);
+      reference[1][e % kDotLanes] = std::fma(x[e], x[e], reference[1][e % kDotLanes]);
+    }
+    BOOST_TEST(std::memcmp(plain, reference, sizeof plain) == 0, "length " << length);
+#ifdef ARAIOS_HOST_FMA_DISPATCH
+    if (Impl::hostWalksWithFma()) {
+      double fused[2][kDotLanes] = {};
+      Impl::walkChunkInOrderWithFma<double, 2>(terms, 0, length, fused);
+      BOOST_TEST(std::memcmp(fused, reference, sizeof fused) == 0, "length " << length);
+    }
+#endif
+  }
+}
 
 /// Impl::pairwiseTreeLevels on one team: sums(i, k) is chunk sum i of array k.
 template <class Exec, class Value>
