@@ -210,6 +210,41 @@ using Spaces = CpuSpaces;
 
 }  // namespace
 
+/// A host basis for the lane chains: column j of a row-major copy.
+struct HostColumns {
+  const double* values;
+  std::int64_t rows;
+  KOKKOS_INLINE_FUNCTION double operator()(std::int64_t i, int j) const { return values[j * rows + i]; }
+};
+
+/// A CPU's lane chains run with the FMA instruction where it has one and through libm otherwise;
+/// both must give the documented order's bits: lane l sums w[e] * V(e, j) for e = l, l + 32, ...
+BOOST_AUTO_TEST_CASE(host_lane_chains_give_the_same_bits_with_and_without_the_fma_instruction) {
+  std::mt19937_64 rng(1129);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30);
+  const std::int64_t rows = kDotChunk;
+  std::vector<double> w(static_cast<std::size_t>(rows)), v(static_cast<std::size_t>(3 * rows));
+  for (double& a : w) a = std::ldexp(mantissa(rng), exponent(rng));
+  for (double& a : v) a = std::ldexp(mantissa(rng), exponent(rng));
+  const HostColumns V{v.data(), rows};
+  for (const int length : {1, 33, 1000, static_cast<int>(rows)}) {
+    for (int j = 0; j < 3; ++j) {
+      double reference[kDotLanes] = {}, plain[kDotLanes];
+      for (int e = 0; e < length; ++e) reference[e % kDotLanes] = std::fma(w[e], V(e, j), reference[e % kDotLanes]);
+      Impl::columnLaneChains(w.data(), V, 0, length, j, plain);
+      BOOST_TEST(std::memcmp(plain, reference, sizeof plain) == 0, "length " << length << ", column " << j);
+#ifdef ARAIOS_HOST_FMA_DISPATCH
+      if (Impl::hostWalksWithFma()) {
+        double fused[kDotLanes];
+        Impl::columnLaneChainsWithFma(w.data(), V, 0, length, j, fused);
+        BOOST_TEST(std::memcmp(fused, reference, sizeof fused) == 0, "length " << length << ", column " << j);
+      }
+#endif
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(multi_dots_have_the_bits_of_the_single_dot, Exec, Spaces) {
   using Device = typename Exec::device_type;
   using Basis = Kokkos::View<double**, Kokkos::LayoutLeft, Device>;

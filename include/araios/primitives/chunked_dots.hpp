@@ -275,8 +275,9 @@ void chunkPass(const char* label, const ExecSpace& exec, std::int64_t n, const T
   using Kernel = ChunkedDotsKernel<ExecSpace, Value, Device, K, Terms>;
   // On a CPU a team is one thread, which walks its chunk in order and stages nothing.
   Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), Kernel::kHost ? 1 : kDotTeamThreads);
+  const bool hostFma = Kernel::kHost && hostWalksWithFma();
   Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::kHost ? 0 : Kernel::scratchBytes())),
-                       Kernel{terms, partials, n, Kernel::kHost && hostWalksWithFma()});
+                       Kernel{terms, partials, n, hostFma});
 }
 
 /// The tree pass over `chunks` partial sums per array, then finish(totals), asynchronously.

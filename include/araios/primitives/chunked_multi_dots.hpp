@@ -78,17 +78,47 @@ struct StoreMultiTotals {
   }
 };
 
+/// A CPU's lane chains of one column j over a staged chunk: lane l sums staged[e] * V(begin + e, j)
+/// for e = l, l + 32, ... in order from 0, into lanes[l]. Forced inline: inside the FMA variant below it
+/// is compiled for that CPU (chunked_dots.hpp says why).
+template <class Value, class Basis>
+KOKKOS_FORCEINLINE_FUNCTION void columnLaneChains(const Value* staged, const Basis& V, std::int64_t begin, int length,
+                                                  int j, Value* lanes) {
+  // The column is read once, in order, a step of the 32 chains per 32 entries: each chain still
+  // adds its entries in increasing order, and the 32 of a step are independent (vectorisable).
+  for (int lane = 0; lane < kDotLanes; ++lane) lanes[lane] = 0;
+  int base = 0;
+  for (; base + kDotLanes <= length; base += kDotLanes) {
+    for (int lane = 0; lane < kDotLanes; ++lane) {
+      lanes[lane] = fp::fma(staged[base + lane], static_cast<Value>(V(begin + base + lane, j)), lanes[lane]);
+    }
+  }
+  for (int lane = 0; base + lane < length; ++lane) {
+    lanes[lane] = fp::fma(staged[base + lane], static_cast<Value>(V(begin + base + lane, j)), lanes[lane]);
+  }
+}
+
+#ifdef ARAIOS_HOST_FMA_DISPATCH
+template <class Value, class Basis>
+__attribute__((target("fma"))) void columnLaneChainsWithFma(const Value* staged, const Basis& V, std::int64_t begin,
+                                                            int length, int j, Value* lanes) {
+  columnLaneChains(staged, V, begin, length, j, lanes);
+}
+#endif
+
 /// The chunk pass (see the top of this file for how a team shares the work).
 template <class ExecSpace, class Value, class Device, class Basis, class Entry>
 struct ChunkedMultiDotsKernel {
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   static constexpr int kChunk = static_cast<int>(kDotChunk);
   static constexpr int kRound = kMultiDotRoundColumns;
+  static constexpr bool kHost = isHostSpace<ExecSpace>();
   Entry entry;
   Basis V;
   MultiPartials<Value, Device> partials;
   int count;
   std::int64_t n;
+  bool hostFma = false;  ///< a CPU's chains with the FMA instruction (hostWalksWithFma)
 
   /// w's chunk, then the lanes of one round of columns.
   static std::size_t scratchBytes() { return scratchArrayBytes<Value>(kChunk + kRound * kDotLanes); }
@@ -101,19 +131,37 @@ struct ChunkedMultiDotsKernel {
     const int length = static_cast<int>(begin + kDotChunk < n ? kDotChunk : n - begin);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, length), [&](const int e) { staged[e] = entry(begin + e); });
     team.team_barrier();
-    for (int first = 0; first < count; first += kRound) {
-      const int columns = count - first < kRound ? count - first : kRound;
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns * kDotLanes), [&](const int t) {
-        const int j = first + t / kDotLanes, lane = t % kDotLanes;
-        Value acc = 0;
-        for (int e = lane; e < length; e += kDotLanes) acc = fp::fma(staged[e], static_cast<Value>(V(begin + e, j)), acc);
-        lanes[t] = acc;
-      });
-      team.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](const int c) {
-        partials(chunk, first + c) = laneTree(lanes + c * kDotLanes);
-      });
-      team.team_barrier();  // the next round reuses the lanes
+    if constexpr (kHost) {
+      // A team is one thread: each column's chains, then its lane tree.
+      for (int j = 0; j < count; ++j) {
+#ifdef ARAIOS_HOST_FMA_DISPATCH
+        if (hostFma) {
+          columnLaneChainsWithFma(staged, V, begin, length, j, lanes);
+        } else {
+          columnLaneChains(staged, V, begin, length, j, lanes);
+        }
+#else
+        columnLaneChains(staged, V, begin, length, j, lanes);
+#endif
+        partials(chunk, j) = laneTree(lanes);
+      }
+    } else {
+      for (int first = 0; first < count; first += kRound) {
+        const int columns = count - first < kRound ? count - first : kRound;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns * kDotLanes), [&](const int t) {
+          const int j = first + t / kDotLanes, lane = t % kDotLanes;
+          Value acc = 0;
+          for (int e = lane; e < length; e += kDotLanes) {
+            acc = fp::fma(staged[e], static_cast<Value>(V(begin + e, j)), acc);
+          }
+          lanes[t] = acc;
+        });
+        team.team_barrier();
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](const int c) {
+          partials(chunk, first + c) = laneTree(lanes + c * kDotLanes);
+        });
+        team.team_barrier();  // the next round reuses the lanes
+      }
     }
   }
 };
@@ -166,10 +214,10 @@ void multiDotChunkPass(const char* label, const ExecSpace& exec, std::int64_t n,
   const std::int64_t chunks = dotChunks(n);
   if (chunks == 0) return;
   using Kernel = ChunkedMultiDotsKernel<ExecSpace, Value, Device, Basis, Entry>;
-  // On a CPU a team is one thread, which runs the steps in turn.
+  // On a CPU a team is one thread: it stages w's chunk, then runs each column's chains in turn.
   Kokkos::TeamPolicy<ExecSpace> policy(exec, static_cast<int>(chunks), isHostSpace<ExecSpace>() ? 1 : kDotTeamThreads);
   Kokkos::parallel_for(label, policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes())),
-                       Kernel{entry, V, partials, count, n});
+                       Kernel{entry, V, partials, count, n, Kernel::kHost && hostWalksWithFma()});
 }
 
 /// The tree pass over `chunks` chunk sums of `count` columns, then finish(totals), asynchronously.
