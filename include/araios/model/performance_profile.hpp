@@ -113,7 +113,6 @@ inline double predictBuildSeconds(const PerformanceProfile& p, Kernel kernel, co
   return dotTerms(buildTerms(kernel, f), p.build[static_cast<std::size_t>(kernelEntry(kernel).format)]);
 }
 
-
 /// The fallback when no profile fits the device: a GPU's constants (gpu) or a CPU's.
 inline PerformanceProfile builtinProfile(const std::string& backend) {
   const bool gpu = isGpuBackend(backend);

@@ -143,13 +143,13 @@ KOKKOS_FORCEINLINE_FUNCTION void walkChunkInOrder(const Terms& terms, std::int64
 // the walk above ran 2.5 to 2.8 times slower than Fast mode's unordered sum on a 2-core Xeon. The
 // same walk compiled for a CPU with FMA (GCC and Clang expand fma inline there) is chosen at run
 // time where the CPU has it. fma is correctly rounded either way: the bits are the same.
+// ARAIOS_HOST_FMA_TARGET marks such a variant; where there is none to compile (another CPU, a
+// GPU's pass) it is a plain inline function and hostWalksWithFma() is false.
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDA_ARCH__)
 #define ARAIOS_HOST_FMA_DISPATCH 1
-template <class Value, std::size_t K, class Terms>
-__attribute__((target("fma"))) void walkChunkInOrderWithFma(const Terms& terms, std::int64_t begin, int length,
-                                                             Value (&acc)[K][kDotLanes]) {
-  walkChunkInOrder<Value, K>(terms, begin, length, acc);
-}
+#define ARAIOS_HOST_FMA_TARGET __attribute__((target("fma")))
+#else
+#define ARAIOS_HOST_FMA_TARGET KOKKOS_INLINE_FUNCTION
 #endif
 
 /// Whether this CPU runs the walk with the FMA instruction (asked once).
@@ -160,6 +160,12 @@ inline bool hostWalksWithFma() {
 #else
   return false;
 #endif
+}
+
+template <class Value, std::size_t K, class Terms>
+ARAIOS_HOST_FMA_TARGET void walkChunkInOrderWithFma(const Terms& terms, std::int64_t begin, int length,
+                                                    Value (&acc)[K][kDotLanes]) {
+  walkChunkInOrder<Value, K>(terms, begin, length, acc);
 }
 
 /// K arrays of chunk sums, one per reduction.
@@ -199,15 +205,11 @@ struct ChunkedDotsKernel {
       // which runs every lane's chain in its order without staging the operands (1.4x faster
       // on a 2-core CPU than the three steps below).
       Value acc[K][kDotLanes] = {};
-#ifdef ARAIOS_HOST_FMA_DISPATCH
       if (hostFma) {
         walkChunkInOrderWithFma<Value, K>(terms, begin, length, acc);
       } else {
         walkChunkInOrder<Value, K>(terms, begin, length, acc);
       }
-#else
-      walkChunkInOrder<Value, K>(terms, begin, length, acc);
-#endif
       for (int k = 0; k < kSums; ++k) partials[k](chunk) = laneTree(acc[k]);
       return;
     }

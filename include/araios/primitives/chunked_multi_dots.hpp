@@ -98,13 +98,11 @@ KOKKOS_FORCEINLINE_FUNCTION void columnLaneChains(const Value* staged, const Bas
   }
 }
 
-#ifdef ARAIOS_HOST_FMA_DISPATCH
 template <class Value, class Basis>
-__attribute__((target("fma"))) void columnLaneChainsWithFma(const Value* staged, const Basis& V, std::int64_t begin,
-                                                            int length, int j, Value* lanes) {
+ARAIOS_HOST_FMA_TARGET void columnLaneChainsWithFma(const Value* staged, const Basis& V, std::int64_t begin,
+                                                    int length, int j, Value* lanes) {
   columnLaneChains(staged, V, begin, length, j, lanes);
 }
-#endif
 
 /// The chunk pass (see the top of this file for how a team shares the work).
 template <class ExecSpace, class Value, class Device, class Basis, class Entry>
@@ -134,15 +132,11 @@ struct ChunkedMultiDotsKernel {
     if constexpr (kHost) {
       // A team is one thread: each column's chains, then its lane tree.
       for (int j = 0; j < count; ++j) {
-#ifdef ARAIOS_HOST_FMA_DISPATCH
         if (hostFma) {
           columnLaneChainsWithFma(staged, V, begin, length, j, lanes);
         } else {
           columnLaneChains(staged, V, begin, length, j, lanes);
         }
-#else
-        columnLaneChains(staged, V, begin, length, j, lanes);
-#endif
         partials(chunk, j) = laneTree(lanes);
       }
     } else {
