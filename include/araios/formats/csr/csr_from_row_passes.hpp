@@ -4,6 +4,7 @@
 // entries into place. Each format supplies only its two row functors; the allocation, the
 // scan and the read of nnz live here.
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -51,7 +52,7 @@ typename PtrView::value_type countsToOffsets(const ExecSpace& exec, const PtrVie
 /// CSR of numRows x numCols from two passes that launch their own kernels: writeLengths(rowPtr)
 /// stores row r's entry count in rowPtr(r) (rowPtr arrives zeroed), gather(csr) copies row r's
 /// entries to csr.colIdx and csr.values from csr.rowPtr(r) on. For formats whose rows come in
-/// pieces (SC-CSR's ranges); the others use csrFromRowFunctors.
+/// pieces (SC-CSR's ranges); the others use csrFromRowFunctors or csrFromRowEntries.
 template <class Csr, class ExecSpace, class WriteLengths, class Gather>
 Csr csrFromRowPasses(const ExecSpace& exec, typename Csr::ordinal_type numRows, typename Csr::ordinal_type numCols,
                      const std::string& label, const WriteLengths& writeLengths, const Gather& gather) {
@@ -84,6 +85,24 @@ Csr csrFromRowFunctors(const ExecSpace& exec, typename Csr::ordinal_type numRows
         Kokkos::parallel_for(label + "::lengths", RowPolicy(exec, 0, numRows), makeLengths(rowPtr));
       },
       [&](const Csr& csr) { Kokkos::parallel_for(label + "::gather", RowPolicy(exec, 0, numRows), makeGather(csr)); });
+}
+
+/// csrFromRowPasses with a thread per row writing the lengths (makeLengths(rowPtr), as in
+/// csrFromRowFunctors) and the entries copied by forEachRowEntry, so that a long row is shared
+/// by a team: makeSpans(csr) gives the rows' spans of CSR positions (numRows of them, in the
+/// order the format keeps its rows) and makeEntry(csr) the body(row, k, t) that copies the
+/// format's entry t of that row to CSR position k.
+template <class Csr, class ExecSpace, class MakeLengths, class MakeSpans, class MakeEntry>
+Csr csrFromRowEntries(const ExecSpace& exec, typename Csr::ordinal_type numRows, typename Csr::ordinal_type numCols,
+                      const std::string& label, const MakeLengths& makeLengths, const MakeSpans& makeSpans,
+                      const MakeEntry& makeEntry) {
+  using RowPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<typename Csr::ordinal_type>>;
+  return csrFromRowPasses<Csr>(
+      exec, numRows, numCols, label,
+      [&](const decltype(Csr::rowPtr)& rowPtr) {
+        Kokkos::parallel_for(label + "::lengths", RowPolicy(exec, 0, numRows), makeLengths(rowPtr));
+      },
+      [&](const Csr& csr) { forEachRowEntry(label + "::gather", exec, numRows, makeSpans(csr), makeEntry(csr)); });
 }
 
 }  // namespace araios::Impl

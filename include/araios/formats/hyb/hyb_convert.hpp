@@ -99,19 +99,22 @@ struct HybRowLengths {
   }
 };
 
+/// CSR position k of row r's entry t: the row's first entries are its ELL part, the rest its
+/// COO part (cooPtr), so entry t is ELL slot t or COO entry t - inEll.
 template <class Hyb, class Csr, class PtrView>
-struct CopyHybRows {
+struct CopyHybEntry {
   Hyb A;
   Csr csr;
   PtrView cooPtr;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type r) const {
-    auto k = csr.rowPtr(r);
-    const auto inEll = ellRowLength(A.ell, r);
-    for (typename Csr::ordinal_type t = 0; t < inEll; ++t, ++k) {
-      csr.colIdx(k) = A.ell.colIdx(A.ell.slot(r, t));
-      csr.values(k) = A.ell.values(A.ell.slot(r, t));
-    }
-    for (auto j = cooPtr(r); j < cooPtr(r + 1); ++j, ++k) {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t k, std::int64_t t) const {
+    const std::int64_t inCoo = cooPtr(r + 1) - cooPtr(r);
+    const std::int64_t inEll = (csr.rowPtr(r + 1) - csr.rowPtr(r)) - inCoo;
+    if (t < inEll) {
+      const auto slot = A.ell.slot(static_cast<typename Csr::ordinal_type>(r), static_cast<typename Csr::ordinal_type>(t));
+      csr.colIdx(k) = A.ell.colIdx(slot);
+      csr.values(k) = A.ell.values(slot);
+    } else {
+      const auto j = cooPtr(r) + (t - inEll);
       csr.colIdx(k) = A.coo.colIdx(j);
       csr.values(k) = A.coo.values(j);
     }
@@ -193,10 +196,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromHyb(const ExecSpace& exec,
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>(exec, 0, hyb.coo.nnz()),
                        Impl::CountKeys<Offset, decltype(hyb.coo.rowIdx), PtrView>{hyb.coo.rowIdx, cooPtr});
   Impl::countsToOffsets(exec, cooPtr, "araios::hyb::toCsr::cooScan");
-  return Impl::csrFromRowFunctors<Csr>(
+  return Impl::csrFromRowEntries<Csr>(
       exec, hyb.numRows, hyb.numCols, "araios::hyb::toCsr",
       [&](const PtrView& rowPtr) { return Impl::HybRowLengths<decltype(hyb.ell), PtrView>{hyb.ell, cooPtr, rowPtr}; },
-      [&](const Csr& csr) { return Impl::CopyHybRows<Hyb, Csr, PtrView>{hyb, csr, cooPtr}; });
+      [&](const Csr& csr) { return Impl::PtrRowSpans<PtrView>{csr.rowPtr}; },
+      [&](const Csr& csr) { return Impl::CopyHybEntry<Hyb, Csr, PtrView>{hyb, csr, cooPtr}; });
 }
 
 }  // namespace araios

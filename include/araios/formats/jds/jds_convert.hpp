@@ -1,7 +1,9 @@
 #pragma once
 // CSR <-> JDS. The row order and jdPtr are planned on the host from rowPtr (a stable sort of
-// the rows, O(n log n)); the entries are moved on the device, one thread per sorted row.
+// the rows, O(n log n)); the entries are moved on the device by forEachRowEntry, over the
+// sorted rows.
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -18,32 +20,32 @@
 namespace araios {
 namespace Impl {
 
-/// The number of entries of sorted row k: the number of jagged diagonals longer than k.
-/// The diagonals shrink from first to last, so the count stops at the first that is too short.
+/// The number of entries of sorted row k: the number of jagged diagonals longer than k. The
+/// diagonals shrink from first to last, so it is the first diagonal too short for k, found by
+/// bisection (a long row would otherwise walk its diagonals one by one).
 template <class Jds>
 KOKKOS_INLINE_FUNCTION typename Jds::size_type jdsRowLength(const Jds& A, typename Jds::ordinal_type k) {
   using Offset = typename Jds::size_type;
-  const Offset numDiagonals = static_cast<Offset>(A.jdPtr.extent(0)) - 1;
-  Offset t = 0;
-  while (t < numDiagonals && static_cast<Offset>(k) < A.jdPtr(t + 1) - A.jdPtr(t)) ++t;
-  return t;
+  Offset low = 0, high = static_cast<Offset>(A.jdPtr.extent(0)) - 1;  // the answer lies in [low, high]
+  while (low < high) {
+    const Offset t = low + (high - low) / 2;
+    if (static_cast<Offset>(k) < A.jdPtr(t + 1) - A.jdPtr(t))
+      low = t + 1;
+    else
+      high = t;
+  }
+  return low;
 }
 
+/// Entry t of sorted row k (CSR position j) goes to jagged diagonal t, at k.
 template <class Csr, class Jds>
-struct JdsScatterRows {
-  using Ordinal = typename Jds::ordinal_type;
-  using Offset = typename Jds::size_type;
+struct JdsScatterEntry {
   Csr csr;
   Jds jds;
-  KOKKOS_INLINE_FUNCTION void operator()(Ordinal k) const {
-    const Ordinal row = jds.perm(k);
-    const Offset begin = csr.rowPtr(row);
-    const Offset length = csr.rowPtr(row + 1) - begin;
-    for (Offset t = 0; t < length; ++t) {
-      const Offset slot = jds.jdPtr(t) + static_cast<Offset>(k);
-      jds.colIdx(slot) = csr.colIdx(begin + t);
-      jds.values(slot) = csr.values(begin + t);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t j, std::int64_t t) const {
+    const auto slot = jds.jdPtr(t) + static_cast<typename Jds::size_type>(k);
+    jds.colIdx(slot) = csr.colIdx(j);
+    jds.values(slot) = csr.values(j);
   }
 };
 
@@ -56,20 +58,15 @@ struct JdsRowLengths {
   }
 };
 
+/// The way back: CSR position j of sorted row k's entry t takes jagged diagonal t's slot k.
 template <class Jds, class Csr>
-struct JdsGatherRows {
-  using Ordinal = typename Jds::ordinal_type;
-  using Offset = typename Jds::size_type;
+struct JdsGatherEntry {
   Jds jds;
   Csr csr;
-  KOKKOS_INLINE_FUNCTION void operator()(Ordinal k) const {
-    const Offset begin = csr.rowPtr(jds.perm(k));
-    const Offset length = jdsRowLength(jds, k);
-    for (Offset t = 0; t < length; ++t) {
-      const Offset slot = jds.jdPtr(t) + static_cast<Offset>(k);
-      csr.colIdx(begin + t) = jds.colIdx(slot);
-      csr.values(begin + t) = jds.values(slot);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t k, std::int64_t j, std::int64_t t) const {
+    const auto slot = jds.jdPtr(t) + static_cast<typename Jds::size_type>(k);
+    csr.colIdx(j) = jds.colIdx(slot);
+    csr.values(j) = jds.values(slot);
   }
 };
 
@@ -110,8 +107,10 @@ JdsMatrix<Value, Ordinal, Offset, Device> jdsFromCsr(const ExecSpace& exec,
                                     csr.colIdx.extent(0));
   jds.values = decltype(jds.values)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::jds::values"),
                                     csr.values.extent(0));
-  Kokkos::parallel_for("araios::jds::fromCsr", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, csr.numRows),
-                       Impl::JdsScatterRows<CsrMatrix<Value, Ordinal, Offset, Device>, Jds>{csr, jds});
+  using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
+  Impl::forEachRowEntry("araios::jds::fromCsr", exec, numRows,
+                        Impl::PermutedRowSpans<decltype(csr.rowPtr), decltype(jds.perm)>{csr.rowPtr, jds.perm, 0},
+                        Impl::JdsScatterEntry<Csr, Jds>{csr, jds});
   return jds;
 }
 
@@ -122,10 +121,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromJds(const ExecSpace& exec,
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using Jds = JdsMatrix<Value, Ordinal, Offset, Device>;
   using PtrView = decltype(Csr::rowPtr);
-  return Impl::csrFromRowFunctors<Csr>(
+  return Impl::csrFromRowEntries<Csr>(
       exec, jds.numRows, jds.numCols, "araios::jds::toCsr",
       [&](const PtrView& rowPtr) { return Impl::JdsRowLengths<Jds, PtrView>{jds, rowPtr}; },
-      [&](const Csr& csr) { return Impl::JdsGatherRows<Jds, Csr>{jds, csr}; });
+      [&](const Csr& csr) { return Impl::PermutedRowSpans<PtrView, decltype(jds.perm)>{csr.rowPtr, jds.perm, 0}; },
+      [&](const Csr& csr) { return Impl::JdsGatherEntry<Jds, Csr>{jds, csr}; });
 }
 
 }  // namespace araios

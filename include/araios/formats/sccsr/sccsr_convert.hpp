@@ -1,7 +1,9 @@
 #pragma once
 // CSR <-> SC-CSR. The layout (sort by length, ranges, merged-row sizes) is planned on the host
-// from the row lengths in O(n log n); the entries are moved on the device, one thread per row.
+// from the row lengths in O(n log n); the entries are moved on the device by forEachRowEntry (a
+// team shares a long row).
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -29,22 +31,22 @@ struct ScCsrRangeCursor {
   KOKKOS_INLINE_FUNCTION std::int64_t lane(std::int64_t i) const { return i % mergeFactor; }
 };
 
+/// Entry t of range row i (CSR position k) sits at rowPtr(mergedRow) + t*c + lane.
 template <class Csr, class Sc>
-struct ScCsrScatterRows {
+struct ScCsrScatterEntry {
   Csr csr;
   Sc sc;
   ScCsrRangeCursor at;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const auto row = sc.rowIndex(at.sortedRow(i));
-    auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i);
-    for (auto k = csr.rowPtr(row); k < csr.rowPtr(row + 1); ++k, slot += at.mergeFactor) {
-      sc.colIdx(slot) = csr.colIdx(k);
-      sc.values(slot) = csr.values(k);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k, std::int64_t t) const {
+    const auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i) + t * at.mergeFactor;
+    sc.colIdx(slot) = csr.colIdx(k);
+    sc.values(slot) = csr.values(k);
   }
 };
 
 /// Writes each original row's length into rowLength(row): its slots up to the first padding.
+/// A row's real slots come before its padding, so the first padding slot is found by
+/// bisection (a long row would otherwise walk its slots one by one).
 template <class Sc, class LengthView>
 struct ScCsrRowLengths {
   Sc sc;
@@ -52,29 +54,37 @@ struct ScCsrRowLengths {
   ScCsrRangeCursor at;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     const auto m = at.mergedRow(i);
-    const auto end = sc.rowPtr(m + 1);
-    typename LengthView::value_type length = 0;
-    for (auto slot = sc.rowPtr(m) + at.lane(i); slot < end && sc.colIdx(slot) != Sc::paddingColumn;
-         slot += at.mergeFactor)
-      ++length;
-    rowLength(sc.rowIndex(at.sortedRow(i))) = length;
+    const std::int64_t first = sc.rowPtr(m) + at.lane(i);
+    std::int64_t low = 0, high = (sc.rowPtr(m + 1) - sc.rowPtr(m)) / at.mergeFactor;  // the length lies in [low, high]
+    while (low < high) {
+      const std::int64_t j = low + (high - low) / 2;
+      if (sc.colIdx(first + j * at.mergeFactor) != Sc::paddingColumn)
+        low = j + 1;
+      else
+        high = j;
+    }
+    rowLength(sc.rowIndex(at.sortedRow(i))) = static_cast<typename LengthView::value_type>(low);
   }
 };
 
 template <class Sc, class Csr>
-struct ScCsrGatherRows {
+struct ScCsrGatherEntry {
   Sc sc;
   Csr csr;
   ScCsrRangeCursor at;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
-    const auto row = sc.rowIndex(at.sortedRow(i));
-    auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i);
-    for (auto k = csr.rowPtr(row); k < csr.rowPtr(row + 1); ++k, slot += at.mergeFactor) {
-      csr.colIdx(k) = sc.colIdx(slot);
-      csr.values(k) = sc.values(slot);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k, std::int64_t t) const {
+    const auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i) + t * at.mergeFactor;
+    csr.colIdx(k) = sc.colIdx(slot);
+    csr.values(k) = sc.values(slot);
   }
 };
+
+/// Range row i of a range starting at sorted row firstRow is CSR row rowIndex(firstRow + i).
+template <class PtrView, class Sc>
+PermutedRowSpans<PtrView, decltype(Sc::rowIndex)> scCsrRangeSpans(const PtrView& rowPtr, const Sc& sc,
+                                                                  const ScCsrRange& range) {
+  return {rowPtr, sc.rowIndex, range.firstRow};
+}
 
 }  // namespace Impl
 
@@ -144,10 +154,9 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
   sc.values = decltype(sc.values)("araios::sccsr::values", slotCount);  // padding values are zero
   Kokkos::deep_copy(exec, sc.colIdx, Sc::paddingColumn);
   for (const ScCsrRange& range : plan) {
-    Kokkos::parallel_for("araios::sccsr::scatter",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, range.numRows),
-                         Impl::ScCsrScatterRows<CsrMatrix<Value, Ordinal, Offset, Device>, Sc>{
-                             csr, sc, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+    Impl::forEachRowEntry("araios::sccsr::scatter", exec, range.numRows, Impl::scCsrRangeSpans(csr.rowPtr, sc, range),
+                          Impl::ScCsrScatterEntry<CsrMatrix<Value, Ordinal, Offset, Device>, Sc>{
+                              csr, sc, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
   }
   // The host mirrors above must outlive the asynchronous copies from them.
   exec.fence();
@@ -177,9 +186,9 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromScCsr(const ExecSpace& exec,
       [&](const Csr& csr) {
         for (std::size_t k = 0; k < sc.ranges.extent(0); ++k) {
           const ScCsrRange& range = sc.ranges(k);
-          Kokkos::parallel_for(
-              "araios::sccsr::toCsr::gather", Policy(exec, 0, range.numRows),
-              Impl::ScCsrGatherRows<Sc, Csr>{sc, csr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
+          Impl::forEachRowEntry(
+              "araios::sccsr::toCsr::gather", exec, range.numRows, Impl::scCsrRangeSpans(csr.rowPtr, sc, range),
+              Impl::ScCsrGatherEntry<Sc, Csr>{sc, csr, {range.firstRow, range.firstMergedRow, range.mergeFactor}});
         }
       });
 }

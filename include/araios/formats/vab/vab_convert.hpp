@@ -1,7 +1,8 @@
 #pragma once
 // CSR <-> VAB. The block counts are planned on the host from the row lengths in O(n); the
-// entries are moved on the device, one thread per row.
+// entries are moved on the device by forEachRowEntry (a team shares a long row).
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/for_each_row_entry.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -14,19 +15,21 @@
 namespace araios {
 namespace Impl {
 
+/// Entry t of a row (CSR position k) sits in the row's block t / 4, at t % 4.
+template <class Vab>
+KOKKOS_INLINE_FUNCTION typename Vab::size_type vabEntrySlot(const Vab& vab, std::int64_t row, std::int64_t t) {
+  return Vab::slot(vab.rowBlockPtr(row) + static_cast<typename Vab::size_type>(t / kVabBlockWidth),
+                   static_cast<int>(t % kVabBlockWidth));
+}
+
 template <class Csr, class Vab>
-struct VabScatterRows {
+struct VabScatterEntry {
   Csr csr;
   Vab vab;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type row) const {
-    const auto begin = csr.rowPtr(row);
-    const auto firstBlock = vab.rowBlockPtr(row);
-    for (auto k = begin; k < csr.rowPtr(row + 1); ++k) {
-      const auto slot =
-          Vab::slot(firstBlock + (k - begin) / kVabBlockWidth, static_cast<int>((k - begin) % kVabBlockWidth));
-      vab.colIdx(slot) = csr.colIdx(k);
-      vab.values(slot) = csr.values(k);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t row, std::int64_t k, std::int64_t t) const {
+    const auto slot = vabEntrySlot(vab, row, t);
+    vab.colIdx(slot) = csr.colIdx(k);
+    vab.values(slot) = csr.values(k);
   }
 };
 
@@ -47,18 +50,13 @@ struct VabRowLengths {
 };
 
 template <class Vab, class Csr>
-struct VabGatherRows {
+struct VabGatherEntry {
   Vab vab;
   Csr csr;
-  KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type row) const {
-    const auto begin = csr.rowPtr(row);
-    const auto firstBlock = vab.rowBlockPtr(row);
-    for (auto k = begin; k < csr.rowPtr(row + 1); ++k) {
-      const auto slot =
-          Vab::slot(firstBlock + (k - begin) / kVabBlockWidth, static_cast<int>((k - begin) % kVabBlockWidth));
-      csr.colIdx(k) = vab.colIdx(slot);
-      csr.values(k) = vab.values(slot);
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t row, std::int64_t k, std::int64_t t) const {
+    const auto slot = vabEntrySlot(vab, row, t);
+    csr.colIdx(k) = vab.colIdx(slot);
+    csr.values(k) = vab.values(slot);
   }
 };
 
@@ -98,9 +96,7 @@ VabMatrix<Value, Ordinal, Offset, Device> vabFromCsr(const ExecSpace& exec,
   vab.colIdx = decltype(vab.colIdx)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::vab::colIdx"), slots);
   vab.values = decltype(vab.values)("araios::vab::values", slots);  // padding values are zero
   Kokkos::deep_copy(exec, vab.colIdx, Vab::paddingColumn);
-  Kokkos::parallel_for("araios::vab::scatter",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Ordinal>>(exec, 0, csr.numRows),
-                       Impl::VabScatterRows<Csr, Vab>{csr, vab});
+  Impl::forEachRowEntry("araios::vab::scatter", exec, csr.rowPtr, Impl::VabScatterEntry<Csr, Vab>{csr, vab});
   // The host mirror must outlive the asynchronous copy from it.
   exec.fence();
   return vab;
@@ -114,10 +110,11 @@ CsrMatrix<Value, Ordinal, Offset, Device> csrFromVab(const ExecSpace& exec,
   using Vab = VabMatrix<Value, Ordinal, Offset, Device>;
   using Csr = CsrMatrix<Value, Ordinal, Offset, Device>;
   using PtrView = decltype(Csr::rowPtr);
-  return Impl::csrFromRowFunctors<Csr>(
+  return Impl::csrFromRowEntries<Csr>(
       exec, vab.numRows, vab.numCols, "araios::vab::toCsr",
       [&](const PtrView& rowPtr) { return Impl::VabRowLengths<Vab, PtrView>{vab, rowPtr}; },
-      [&](const Csr& csr) { return Impl::VabGatherRows<Vab, Csr>{vab, csr}; });
+      [&](const Csr& csr) { return Impl::PtrRowSpans<PtrView>{csr.rowPtr}; },
+      [&](const Csr& csr) { return Impl::VabGatherEntry<Vab, Csr>{vab, csr}; });
 }
 
 }  // namespace araios
