@@ -1,6 +1,7 @@
 // BRC (Ashari et al., ICS 2014): the round trip to CSR and the atomic SpMV on every real matrix
 // and every generated format case, the exact layout of a hand-made matrix, long rows split
-// into pieces over several blocks, and the padding refusal and force.
+// into pieces over several blocks, the padding refusal and force, and the host plans' orders against
+// plain stable sorts.
 #define BOOST_TEST_MODULE brc
 #include <boost/test/unit_test.hpp>
 
@@ -14,10 +15,13 @@
 #include <araios/araios.hpp>
 #include <araios/formats/brc/brc_convert.hpp>
 #include <araios/formats/brc/brc_spmv.hpp>
+#include <araios/formats/jds/sort_rows_by_length.hpp>
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <tuple>
 #include <vector>
 
@@ -138,4 +142,75 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(refuses_algorithms, Cfg, test::AllConfigs) {
   BOOST_TEST_REQUIRE(A.has_value());
   typename T::Vector x("x", 40), y("y", 40);
   BOOST_CHECK_THROW(spmv(typename T::Exec(), *A, x, y, 1, 0, {SpmvAlgorithm::BrcpAtomic}), UnsupportedError);
+}
+
+// The host plans order rows and pieces by counting sorts; the layouts are defined by a stable
+// sort. Both written out plainly here, on random lengths: many ties, an empty row or more, long
+// rows, and keys large enough for the sort's fallback.
+BOOST_AUTO_TEST_CASE(host_orders_are_the_stable_sorts) {
+  std::mt19937_64 rng(20261130);
+  const auto stableSorted = [](const std::vector<std::int64_t>& keys, std::int64_t begin, std::int64_t end,
+                               bool largestFirst) {
+    std::vector<std::int64_t> order(static_cast<std::size_t>(end - begin));
+    std::iota(order.begin(), order.end(), begin);
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+      return largestFirst ? keys[a] > keys[b] : keys[a] < keys[b];
+    });
+    return order;
+  };
+  for (const std::int64_t longest : {std::int64_t{0}, std::int64_t{1}, std::int64_t{9}, std::int64_t{300},
+                                     std::int64_t{100000}}) {
+    std::uniform_int_distribution<std::int64_t> length(0, longest);
+    std::vector<std::int64_t> lengths(1500);
+    for (auto& l : lengths) l = length(rng);
+    const std::int64_t n = static_cast<std::int64_t>(lengths.size());
+    BOOST_TEST(Impl::stableOrderByKey(lengths, Impl::KeyOrder::LargestFirst) == stableSorted(lengths, 0, n, true),
+               boost::test_tools::per_element());
+    BOOST_TEST(Impl::stableOrderByKey(lengths, Impl::KeyOrder::SmallestFirst) == stableSorted(lengths, 0, n, false),
+               boost::test_tools::per_element());
+    BOOST_TEST(Impl::stableOrderByKey(lengths, Impl::KeyOrder::LargestFirst, 200, 777) ==
+                   stableSorted(lengths, 200, 777, true),
+               boost::test_tools::per_element());
+    BOOST_TEST(Impl::stableOrderByKey(lengths, Impl::KeyOrder::LargestFirst, 5, 5).empty());
+
+    // JDS's and SELL's row orders: stable sorts within windows.
+    for (const std::int64_t window : {std::int64_t{1}, std::int64_t{32}, std::int64_t{1000}, n}) {
+      std::vector<std::int64_t> expected;
+      for (std::int64_t begin = 0; begin < n; begin += window) {
+        const auto part = stableSorted(lengths, begin, std::min(n, begin + window), true);
+        expected.insert(expected.end(), part.begin(), part.end());
+      }
+      BOOST_TEST(Impl::sortRowsByLength(lengths, window) == expected, boost::test_tools::per_element());
+    }
+
+    // BRC's plan: rows longest first, each cut into pieces of W, the pieces stably by length.
+    std::vector<std::int64_t> rowPtr(1, 0);
+    for (const auto l : lengths) rowPtr.push_back(rowPtr.back() + l);
+    for (const std::int64_t W : {std::int64_t{1}, std::int64_t{7}, std::int64_t{64}}) {
+      struct Piece {
+        std::int64_t row, first, length;
+      };
+      std::vector<Piece> pieces;
+      for (const std::int64_t r : stableSorted(lengths, 0, n, true))
+        for (std::int64_t placed = 0; placed < lengths[r]; placed += W)
+          pieces.push_back({r, rowPtr[r] + placed, std::min(W, lengths[r] - placed)});
+      std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length > b.length; });
+      const Impl::BrcPlan plan = Impl::planBrc(rowPtr, W);
+      const std::size_t slotRows = (pieces.size() + 31) / 32 * 32;
+      BOOST_TEST_REQUIRE(plan.slotRows.row.size() == slotRows);
+      bool same = true;
+      for (std::size_t p = 0; p < slotRows; ++p) {
+        const Piece expected = p < pieces.size() ? pieces[p] : Piece{Impl::kSlotPadding, 0, 0};
+        same = same && plan.slotRows.row[p] == expected.row && plan.slotRows.first[p] == expected.first &&
+               plan.slotRows.count[p] == expected.length;
+      }
+      BOOST_TEST(same, "W " << W << ", longest " << longest);
+      std::int64_t slots = 0;
+      for (std::size_t b = 0; b < plan.blockBegin.size(); ++b) {
+        BOOST_TEST(plan.blockBegin[b] == slots);
+        BOOST_TEST(plan.nzPerBlock[b] == 32 * pieces[32 * b].length);
+        slots += plan.nzPerBlock[b];
+      }
+    }
+  }
 }

@@ -1,8 +1,9 @@
 #pragma once
 // CSR <-> BRC. The pieces and blocks are planned on the host from the row pointers
-// (O(P log P) for P pieces, P <= nnz/W + numRows); the entries and the padding are written on
-// the device, one thread per slot row.
+// (O(P + W) for P pieces, P <= nnz/W + numRows, by counting sorts); the entries and the
+// padding are written on the device, one thread per slot row.
 #include <araios/detail/device_memory.hpp>
+#include <araios/detail/stable_order_by_key.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/formats/matrix_stats.hpp>
@@ -27,24 +28,36 @@ struct BrcPlan {
   SlotRowPlan slotRows;
 };
 
-/// The BRC layout of a matrix with row pointers rowPtr and piece width W (see brc.hpp).
+/// The BRC layout of a matrix with row pointers rowPtr and piece width W (see brc.hpp): every
+/// row cut into pieces of W entries (its last shorter), the rows longest first and a row's
+/// pieces in entry order, then the pieces by length, longest first and stably, in blocks of H.
+/// O(P + W) for P pieces, P <= nnz/W + numRows.
 inline BrcPlan planBrc(const std::vector<std::int64_t>& rowPtr, std::int64_t pieceWidth) {
-  struct Piece {
-    std::int64_t row, first, length;
-  };
   const std::int64_t H = kSlotRowsPerBlock;
   const std::vector<std::int64_t> length = rowLengths(rowPtr);
-  std::vector<Piece> pieces;
-  for (const std::int64_t r : nonEmptyRowsLongestFirst(length))
-    for (std::int64_t placed = 0; placed < length[r]; placed += pieceWidth)
-      pieces.push_back({r, rowPtr[r] + placed, std::min(pieceWidth, length[r] - placed)});
-  std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.length > b.length; });
+  std::vector<std::int64_t> pieceRow, pieceFirst, pieceLength;
+  const std::int64_t atMost = rowPtr.back() / pieceWidth + static_cast<std::int64_t>(length.size());
+  pieceRow.reserve(static_cast<std::size_t>(atMost));
+  pieceFirst.reserve(static_cast<std::size_t>(atMost));
+  pieceLength.reserve(static_cast<std::size_t>(atMost));
+  for (const std::int64_t r : nonEmptyRowsLongestFirst(length)) {
+    for (std::int64_t placed = 0; placed < length[r]; placed += pieceWidth) {
+      pieceRow.push_back(r);
+      pieceFirst.push_back(rowPtr[r] + placed);
+      pieceLength.push_back(std::min(pieceWidth, length[r] - placed));
+    }
+  }
+  const std::vector<std::int64_t> pieces = stableOrderByKey(pieceLength, KeyOrder::LargestFirst);
 
   BrcPlan plan;
   const std::int64_t numPieces = static_cast<std::int64_t>(pieces.size());
+  const std::int64_t numBlocks = (numPieces + H - 1) / H;
+  plan.blockBegin.reserve(static_cast<std::size_t>(numBlocks));
+  plan.nzPerBlock.reserve(static_cast<std::size_t>(numBlocks));
+  plan.slotRows.reserve(numBlocks * H);
   std::int64_t slots = 0;
   for (std::int64_t first = 0; first < numPieces; first += H) {
-    const std::int64_t width = pieces[first].length;
+    const std::int64_t width = pieceLength[pieces[first]];
     if (width > (std::numeric_limits<std::int64_t>::max() - slots) / H) {
       throw InputError("BRC: the slot count overflows a 64-bit count; expected a matrix whose padded size fits 64 bits");
     }
@@ -53,7 +66,8 @@ inline BrcPlan planBrc(const std::vector<std::int64_t>& rowPtr, std::int64_t pie
     slots += H * width;
     for (std::int64_t p = first; p < first + H; ++p) {
       if (p < numPieces) {
-        plan.slotRows.add(pieces[p].row, pieces[p].first, pieces[p].length);
+        const std::int64_t piece = pieces[p];
+        plan.slotRows.add(pieceRow[piece], pieceFirst[piece], pieceLength[piece]);
       } else {
         plan.slotRows.addPadding();
       }

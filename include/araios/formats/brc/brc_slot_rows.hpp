@@ -11,6 +11,7 @@
 //
 // The layout is planned on the host (which entries each slot row holds) and the entries are
 // moved on the device, one thread per slot row.
+#include <araios/detail/stable_order_by_key.hpp>
 #include <araios/error.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
@@ -48,6 +49,11 @@ struct SlotRowPlan {
     count.push_back(c);
   }
   void addPadding() { add(kSlotPadding, 0, 0); }
+  void reserve(std::int64_t n) {
+    row.reserve(static_cast<std::size_t>(n));
+    first.reserve(static_cast<std::size_t>(n));
+    count.reserve(static_cast<std::size_t>(n));
+  }
 };
 
 /// A CSR matrix's row pointers, on the host.
@@ -68,11 +74,10 @@ inline std::vector<std::int64_t> rowLengths(const std::vector<std::int64_t>& row
 /// The non-empty rows by length, longest first; rows of equal length keep their order, so
 /// the layout does not depend on the sort's implementation.
 inline std::vector<std::int64_t> nonEmptyRowsLongestFirst(const std::vector<std::int64_t>& lengths) {
-  std::vector<std::int64_t> order;
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(lengths.size()); ++i)
-    if (lengths[i] > 0) order.push_back(i);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::int64_t a, std::int64_t b) { return lengths[a] > lengths[b]; });
+  std::vector<std::int64_t> order = stableOrderByKey(lengths, KeyOrder::LargestFirst);
+  // The empty rows come last.
+  const auto nonEmpty = std::count_if(lengths.begin(), lengths.end(), [](std::int64_t l) { return l > 0; });
+  order.resize(static_cast<std::size_t>(nonEmpty));
   return order;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The BRCP layout planned on the host from the row pointers: which entries each slot row
 // holds (section 2 and eq. (3) of Yang et al., 2019; see brcp.hpp), the per-block segment
-// lengths, and the rows that span blocks. O(n log n) for the row sort, O(slot rows) after.
+// lengths, and the rows that span blocks. O(n + longest row) for the row sort (stableOrderByKey),
+// O(slot rows) after.
 #include <araios/error.hpp>
 #include <araios/formats/brc/brc_slot_rows.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
-// CSR <-> JDS. The row order and jdPtr are planned on the host from rowPtr (a stable sort of
-// the rows, O(n log n)); the entries are moved on the device by forEachRowEntry, over the
-// sorted rows.
+// CSR <-> JDS. The row order and jdPtr are planned on the host from rowPtr (the rows stably by
+// length, a counting sort, O(n + longest row)); the entries are moved on the device by
+// forEachRowEntry, over the sorted rows.
 #include <araios/detail/device_memory.hpp>
 #include <araios/detail/for_each_row_entry.hpp>
 #include <araios/format_options.hpp>

@@ -3,6 +3,7 @@
 // first, within consecutive windows of `window` rows. JDS sorts in one window (all rows);
 // SELL-C-sigma sorts within windows of sigma rows so that a row moves at most sigma - 1
 // positions and the accesses to x and y stay close to the original row order.
+#include <araios/detail/stable_order_by_key.hpp>
 #include <araios/types.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -26,16 +27,17 @@ std::vector<std::int64_t> hostRowLengths(const PtrView& rowPtr) {
 }
 
 /// order[k] = the original row placed at position k. A stable sort, so rows of equal length
-/// keep their original order: the layout is a function of the matrix alone. O(n log window).
+/// keep their original order: the layout is a function of the matrix alone. O(n + longest row)
+/// by counting sorts where the lengths allow it, else O(n log window).
 inline std::vector<std::int64_t> sortRowsByLength(const std::vector<std::int64_t>& lengths, std::int64_t window) {
   const std::int64_t n = static_cast<std::int64_t>(lengths.size());
-  std::vector<std::int64_t> order(n);
-  std::iota(order.begin(), order.end(), std::int64_t{0});
+  std::vector<std::int64_t> order;
+  order.reserve(static_cast<std::size_t>(n));
   const std::int64_t step = std::max<std::int64_t>(window, 1);  // the callers check the window; never loop forever
   for (std::int64_t begin = 0; begin < n;) {
     const std::int64_t end = n - begin <= step ? n : begin + step;  // no overflow for a huge window
-    std::stable_sort(order.begin() + begin, order.begin() + end,
-                     [&](std::int64_t a, std::int64_t b) { return lengths[a] > lengths[b]; });
+    const std::vector<std::int64_t> sorted = stableOrderByKey(lengths, KeyOrder::LargestFirst, begin, end);
+    order.insert(order.end(), sorted.begin(), sorted.end());
     begin = end;
   }
   return order;

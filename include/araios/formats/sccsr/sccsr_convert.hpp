@@ -1,9 +1,10 @@
 #pragma once
 // CSR <-> SC-CSR. The layout (sort by length, ranges, merged-row sizes) is planned on the host
-// from the row lengths in O(n log n); the entries are moved on the device by forEachRowEntry (a
-// team shares a long row).
+// from the row lengths in O(n + longest row); the entries are moved on the device by
+// forEachRowEntry (a team shares a long row).
 #include <araios/detail/device_memory.hpp>
 #include <araios/detail/for_each_row_entry.hpp>
+#include <araios/detail/stable_order_by_key.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
 #include <araios/types.hpp>
@@ -100,11 +101,11 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
   auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
   auto length = [&](std::int64_t row) { return static_cast<std::int64_t>(rowPtr(row + 1) - rowPtr(row)); };
 
-  // Sorted position -> original row; the stable sort keeps rows of equal length in order, so
+  // Sorted position -> original row; the stable order keeps rows of equal length in order, so
   // the layout does not depend on the sort's implementation.
-  std::vector<std::int64_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return length(a) < length(b); });
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(n));
+  for (std::int64_t row = 0; row < n; ++row) lengths[static_cast<std::size_t>(row)] = length(row);
+  const std::vector<std::int64_t> order = Impl::stableOrderByKey(lengths, Impl::KeyOrder::SmallestFirst);
 
   std::array<std::int64_t, kScCsrLengthClasses.size()> classRows{};
   for (std::int64_t row = 0; row < n; ++row) ++classRows[scCsrLengthClass(length(row))];

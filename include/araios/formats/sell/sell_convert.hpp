@@ -1,7 +1,7 @@
 #pragma once
 // CSR <-> SELL-C-sigma. The row order and the slice offsets are planned on the host from rowPtr
-// (stable sorts within the windows, O(n log sigma)); the entries and the padding are written
-// on the device, one thread per slice row.
+// (stable orders within the windows, counting sorts where the lengths allow); the entries and
+// the padding are written on the device, one thread per slice row.
 #include <araios/detail/device_memory.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
