@@ -8,6 +8,9 @@
 //       build/openmp/libaraios_model.a build/openmp/libaraios_io.a build/openmp/libaraios.a -L.deps/kokkos-openmp/lib -lkokkoscore -ldl
 //   OMP_NUM_THREADS=2 /tmp/picks_probe 31337 builtin:cuda profiles/cuda-nvidia-h100-80gb-hbm3.json > picks.tsv
 //   OMP_NUM_THREADS=2 /tmp/picks_probe unseen:112358 profiles/cuda-nvidia-h200.json > picks.tsv
+// With --all first, every kernel's predicted product and build under the first profile instead
+// (products 10^12), for comparing the model with measured times kernel by kernel:
+//   OMP_NUM_THREADS=2 /tmp/picks_probe --all unseen:112358 profiles/cuda-nvidia-h200.json > predicted.tsv
 #include <araios/formats/coo/coo_convert.hpp>
 #include <araios/model/choose_kernel.hpp>
 #include <araios/model/compute_features.hpp>
@@ -23,8 +26,13 @@
 #include <vector>
 
 int main(int argc, char** argv) {
+  const bool all = argc > 1 && std::string(argv[1]) == "--all";
+  if (all) {
+    --argc;
+    ++argv;
+  }
   if (argc < 3) {
-    std::fprintf(stderr, "usage: %s SEED|unseen:SEED PROFILE... (PROFILE: a file, or builtin:cuda)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--all] SEED|unseen:SEED PROFILE... (PROFILE: a file, or builtin:cuda)\n", argv[0]);
     return 2;
   }
   Kokkos::ScopeGuard kokkos(argc, argv);
@@ -39,12 +47,22 @@ int main(int argc, char** argv) {
                                                                : araios::readProfile(name));
   }
   using Csr = araios::CsrMatrix<double, std::int32_t, std::int32_t, Kokkos::OpenMP::device_type>;
-  std::printf("matrix\tmode\tproducts\tprofile\tkernel\tpredicted_s\n");
+  std::printf(all ? "matrix\tmode\tkernel\tpredicted_s\tbuild_s\n" : "matrix\tmode\tproducts\tprofile\tkernel\tpredicted_s\n");
   for (const auto& e : unseen ? araios::bench::gen::unseenCatalog() : araios::bench::gen::drawnCatalog(seed)) {
     const araios::io::HostMatrix host = e.make(araios::bench::gen::seedFromName(e.name.c_str(), seed));
     const Csr csr = araios::csrFromHost<Csr>(host);
     const araios::MatrixFeatures f = araios::computeFeatures(Kokkos::OpenMP(), csr);
     for (const araios::Mode mode : {araios::Mode::Fast, araios::Mode::Deterministic}) {
+      if (all) {
+        araios::ChoiceConstraints c;
+        c.mode = mode;
+        c.expectedProducts = 1e12;
+        for (const auto& k : araios::chooseKernel(f, profiles.front().second, c).ranking)
+          if (k.excluded.empty())
+            std::printf("%s\t%s\t%s\t%.4e\t%.4e\n", e.name.c_str(), araios::toString(mode),
+                        std::string(araios::kernelEntry(k.kernel).name).c_str(), k.productSeconds, k.buildSeconds);
+        continue;
+      }
       // Auto's default for an operator (the build spread over 100 products), and the product
       // alone (araios-bench's auto_kernel column).
       for (const double products : {100.0, 1e12}) {
