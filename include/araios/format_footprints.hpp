@@ -230,8 +230,8 @@ FormatFootprint sell(const RowLengthStatistics& s, const FormatOptions& options)
   checkPadding("SELL", slots, s.nnz, options,
                "each slice of C = " + std::to_string(C) + " rows is as wide as its longest row (longest row " +
                    std::to_string(longestRow) + " entries, sort window sigma = " + std::to_string(sigma) +
-                   ") and the last slice is completed with empty rows (" + std::to_string(n) +
-                   " rows); rows of very different lengths share slices");
+                   ") and the last slice is completed with " + std::to_string(numSlices * C - n) +
+                   " empty rows (" + std::to_string(n) + " rows in all); rows of very different lengths share slices");
   checkedNarrow<Offset>(slots, "number of SELL slots");
   return {(numSlices + 1) * static_cast<std::int64_t>(sizeof(Offset)) + n * static_cast<std::int64_t>(sizeof(Ordinal)) +
               slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)),

@@ -163,8 +163,8 @@ SellMatrix<Value, Ordinal, Offset, Device> sellFromCsr(const ExecSpace& exec,
   checkPadding("SELL", slots, nnz, options,
                "each slice of C = " + std::to_string(C) + " rows is as wide as its longest row (longest row " +
                    std::to_string(longestRow) + " entries, sort window sigma = " + std::to_string(sell.sortWindow) +
-                   ") and the last slice is completed with empty rows (" + std::to_string(numRows) +
-                   " rows); rows of very different lengths share slices");
+                   ") and the last slice is completed with " + std::to_string(numSlices * C - numRows) +
+                   " empty rows (" + std::to_string(numRows) + " rows in all); rows of very different lengths share slices");
   checkedNarrow<Offset>(slots, "number of SELL slots");
   requireMemory(exec,
                 slots * static_cast<std::int64_t>(sizeof(Ordinal) + sizeof(Value)) +
