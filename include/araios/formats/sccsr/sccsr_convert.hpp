@@ -32,14 +32,21 @@ struct ScCsrRangeCursor {
   KOKKOS_INLINE_FUNCTION std::int64_t lane(std::int64_t i) const { return i % mergeFactor; }
 };
 
-/// Entry t of range row i (CSR position k) sits at rowPtr(mergedRow) + t*c + lane.
+/// Where entry t of range row i sits: rowPtr(mergedRow) + t*c + lane.
+template <class Sc>
+KOKKOS_INLINE_FUNCTION std::int64_t scCsrEntrySlot(const Sc& sc, const ScCsrRangeCursor& at, std::int64_t i,
+                                                   std::int64_t t) {
+  return sc.rowPtr(at.mergedRow(i)) + at.lane(i) + t * at.mergeFactor;
+}
+
+/// Entry t of range row i, CSR position k, to its slot.
 template <class Csr, class Sc>
 struct ScCsrScatterEntry {
   Csr csr;
   Sc sc;
   ScCsrRangeCursor at;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k, std::int64_t t) const {
-    const auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i) + t * at.mergeFactor;
+    const auto slot = scCsrEntrySlot(sc, at, i, t);
     sc.colIdx(slot) = csr.colIdx(k);
     sc.values(slot) = csr.values(k);
   }
@@ -55,11 +62,10 @@ struct ScCsrRowLengths {
   ScCsrRangeCursor at;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
     const auto m = at.mergedRow(i);
-    const std::int64_t first = sc.rowPtr(m) + at.lane(i);
     std::int64_t low = 0, high = (sc.rowPtr(m + 1) - sc.rowPtr(m)) / at.mergeFactor;  // the length lies in [low, high]
     while (low < high) {
       const std::int64_t j = low + (high - low) / 2;
-      if (sc.colIdx(first + j * at.mergeFactor) != Sc::paddingColumn)
+      if (sc.colIdx(scCsrEntrySlot(sc, at, i, j)) != Sc::paddingColumn)
         low = j + 1;
       else
         high = j;
@@ -74,7 +80,7 @@ struct ScCsrGatherEntry {
   Csr csr;
   ScCsrRangeCursor at;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t k, std::int64_t t) const {
-    const auto slot = sc.rowPtr(at.mergedRow(i)) + at.lane(i) + t * at.mergeFactor;
+    const auto slot = scCsrEntrySlot(sc, at, i, t);
     csr.colIdx(k) = sc.colIdx(slot);
     csr.values(k) = sc.values(slot);
   }
@@ -98,17 +104,16 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
                                                          const ScCsrOptions& scOptions = {}) {
   using Sc = ScCsrMatrix<Value, Ordinal, Offset, Device>;
   const std::int64_t n = csr.numRows;
-  auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
-  auto length = [&](std::int64_t row) { return static_cast<std::int64_t>(rowPtr(row + 1) - rowPtr(row)); };
+  const auto rowPtr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), csr.rowPtr);
+  std::vector<std::int64_t> lengths(static_cast<std::size_t>(n));
+  for (std::int64_t row = 0; row < n; ++row) lengths[static_cast<std::size_t>(row)] = rowPtr(row + 1) - rowPtr(row);
 
   // Sorted position -> original row; the stable order keeps rows of equal length in order, so
   // the layout does not depend on the sort's implementation.
-  std::vector<std::int64_t> lengths(static_cast<std::size_t>(n));
-  for (std::int64_t row = 0; row < n; ++row) lengths[static_cast<std::size_t>(row)] = length(row);
   const std::vector<std::int64_t> order = Impl::stableOrderByKey(lengths, Impl::KeyOrder::SmallestFirst);
 
   std::array<std::int64_t, kScCsrLengthClasses.size()> classRows{};
-  for (std::int64_t row = 0; row < n; ++row) ++classRows[scCsrLengthClass(length(row))];
+  for (const std::int64_t length : lengths) ++classRows[scCsrLengthClass(length)];
   const double threshold =
       scOptions.foldingThreshold ? *scOptions.foldingThreshold
       : scOptions.tuneToDevice   ? scCsrDeviceFoldingThreshold(exec)
@@ -121,7 +126,7 @@ ScCsrMatrix<Value, Ordinal, Offset, Device> scCsrFromCsr(const ExecSpace& exec,
   for (const ScCsrRange& range : plan) {
     for (std::int64_t first = 0; first < range.numRows; first += range.mergeFactor) {
       const std::int64_t longest = std::min(first + range.mergeFactor, range.numRows) - 1;
-      mergedPtr.push_back(mergedPtr.back() + range.mergeFactor * length(order[range.firstRow + longest]));
+      mergedPtr.push_back(mergedPtr.back() + range.mergeFactor * lengths[order[range.firstRow + longest]]);
     }
   }
   const std::int64_t slots = mergedPtr.back();
