@@ -75,6 +75,10 @@ int run(std::int64_t n) {
   report("araios::dot deterministic", 2 * n * word, bestSeconds(exec, [&] {
            araios::dot(exec, x, y, target, araios::ReductionMode::Deterministic, ws);
          }));
+  // Every chunk's limbs go to one shared accumulator by integer atomics: this line shows what they cost.
+  report("araios::dot accurate", 2 * n * word, bestSeconds(exec, [&] {
+           araios::dot(exec, x, y, target, araios::ReductionMode::Accurate, ws);
+         }));
   return 0;
 }
 

@@ -5,6 +5,8 @@
 // The result does not depend on scheduling: items are scattered into their buckets with
 // atomic counters (so the order inside a bucket is arbitrary), then each bucket is sorted by
 // (secondary key, original position), which is a total order.
+#include <araios/primitives/integer_atomics.hpp>
+
 #include <Kokkos_Core.hpp>
 
 namespace araios::Impl {
@@ -50,10 +52,10 @@ template <class Offset, class KeyView, class CountView>
 struct CountKeys {
   KeyView key;
   CountView count;
-  // atomic_add of one: the name that exists in Kokkos 3.4 and 4.x alike (4.x dropped
-  // atomic_increment, 3.4 has no atomic_inc).
+  // An addition of one rather than an increment: the name that exists in Kokkos 3.4 and 4.x alike
+  // (4.x dropped atomic_increment, 3.4 has no atomic_inc), at native speed for 64-bit counts too.
   KOKKOS_INLINE_FUNCTION void operator()(Offset i) const {
-    Kokkos::atomic_add(&count(key(i)), typename CountView::value_type(1));
+    atomicFetchAddInteger(&count(key(i)), typename CountView::value_type(1));
   }
 };
 
@@ -73,7 +75,7 @@ struct ScatterIntoBuckets {
   CursorView cursor;
   PermView perm;
   KOKKOS_INLINE_FUNCTION void operator()(Offset i) const {
-    perm(Kokkos::atomic_fetch_add(&cursor(key(i)), Offset(1))) = i;
+    perm(atomicFetchAddInteger(&cursor(key(i)), Offset(1))) = i;
   }
 };
 

@@ -26,6 +26,7 @@
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/exact_accumulator.hpp>
 #include <araios/primitives/fp.hpp>
+#include <araios/primitives/integer_atomics.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -137,11 +138,11 @@ struct ExactDotKernel {
       // Integer additions commute exactly: the order in which chunks arrive is irrelevant.
       ARAIOS_ROLLED_LOOP
       for (int k = 0; k < L::kLimbs; ++k) {
-        if (limbs[k] != 0) Kokkos::atomic_add(&exact(k), limbs[k]);
+        if (limbs[k] != 0) atomicFetchAddInteger(&exact(k), limbs[k]);
       }
     }
     for (int s = 0; s < kSpecialCount; ++s) {
-      if (specials[s] != 0) Kokkos::atomic_add(&exact(L::kLimbs + s), specials[s]);
+      if (specials[s] != 0) atomicFetchAddInteger(&exact(L::kLimbs + s), specials[s]);
     }
   }
 };

@@ -8,6 +8,7 @@
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/primitives/bucket_sort.hpp>
+#include <araios/primitives/integer_atomics.hpp>
 #include <araios/types.hpp>
 #include <araios/formats/csr/csr.hpp>
 #include <araios/formats/csr/csr_from_row_passes.hpp>
@@ -50,7 +51,8 @@ struct CountDiagonalEntries {
   CountView count;
   KOKKOS_INLINE_FUNCTION void operator()(typename Csr::ordinal_type r) const {
     for (auto k = csr.rowPtr(r); k < csr.rowPtr(r + 1); ++k)
-      Kokkos::atomic_add(&count(diagonalTableIndex(r, csr.colIdx(k), csr.numRows)), typename CountView::value_type(1));
+      Impl::atomicFetchAddInteger(&count(diagonalTableIndex(r, csr.colIdx(k), csr.numRows)),
+                                   typename CountView::value_type(1));
   }
 };
 
