@@ -4,15 +4,17 @@
 //
 // The result does not depend on scheduling: items are scattered into their buckets with
 // atomic counters (so the order inside a bucket is arbitrary), then each bucket is sorted by
-// (secondary key, original position), which is a total order.
+// (secondary key, original position), which is a total order: by one thread where it is
+// short, by all of them where it is long (primitives/long_bucket_sort.hpp).
 #include <araios/primitives/integer_atomics.hpp>
+#include <araios/primitives/long_bucket_sort.hpp>
 
 #include <Kokkos_Core.hpp>
 
 namespace araios::Impl {
 
 /// Sorts perm[begin, end) by (secondary[perm[k]], perm[k]) with a heap sort: O(n log n) in the
-/// worst case and no extra memory, so one thread can sort a long row.
+/// worst case and no extra memory, for the short buckets one thread sorts alone.
 template <class PermView, class SecondaryView>
 struct SegmentHeapSort {
   using Index = typename PermView::value_type;
@@ -20,10 +22,7 @@ struct SegmentHeapSort {
   SecondaryView secondary;
   Index begin;
 
-  KOKKOS_INLINE_FUNCTION bool less(Index a, Index b) const {
-    const auto ka = secondary(a), kb = secondary(b);
-    return ka < kb || (ka == kb && a < b);
-  }
+  KOKKOS_INLINE_FUNCTION bool less(Index a, Index b) const { return bucketItemBefore(secondary, a, b); }
   KOKKOS_INLINE_FUNCTION void swap(Index a, Index b) const {
     const Index tmp = perm(begin + a);
     perm(begin + a) = perm(begin + b);
@@ -86,6 +85,7 @@ struct SortBuckets {
   SecondaryView secondary;
   template <class Bucket>
   KOKKOS_INLINE_FUNCTION void operator()(Bucket b) const {
+    if (isLongBucket(ptr, b)) return;  // sortLongBuckets
     SegmentHeapSort<PermView, SecondaryView>{perm, secondary, ptr(b)}.run(ptr(b + 1) - ptr(b));
   }
 };
@@ -115,6 +115,7 @@ void bucketSort(const ExecSpace& exec, std::int64_t numBuckets, const KeyView& k
   Kokkos::parallel_for("araios::bucketSort::sort",
                        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, numBuckets),
                        SortBuckets<Offset, PtrView, PermView, SecondaryView>{ptr, perm, secondary});
+  sortLongBuckets(exec, numBuckets, ptr, perm, secondary);
 }
 
 }  // namespace araios::Impl

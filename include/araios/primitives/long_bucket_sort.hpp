@@ -1,0 +1,201 @@
+#pragma once
+// Orders the long buckets of the counting sort (primitives/bucket_sort.hpp) with every thread.
+//
+// The counting sort scatters items into their buckets with atomic cursors, so a bucket's order
+// is arbitrary until it is sorted by (secondary key, position). One thread heap-sorting each
+// bucket is right for rows and columns of tens of entries, but a full row of COO (10^6
+// entries) or a dense column for CSC kept one GPU thread busy for seconds. Buckets longer than
+// kBucketSortedAlone are merge-sorted instead, in passes of doubling run width: every item of
+// every long bucket finds its place in the merge of its run with the neighbouring one by a
+// binary search of that run, one launch per pass. (secondary key, position) is a strict total
+// order, so the result is the heap sort's, whatever the schedule.
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace araios::Impl {
+
+/// Buckets of up to this many items are heap-sorted by one thread; longer ones are merge-sorted.
+constexpr std::int64_t kBucketSortedAlone = 512;
+
+/// Whether item a precedes item b in a sorted bucket: by secondary key, then by position.
+template <class SecondaryView, class Index>
+KOKKOS_INLINE_FUNCTION bool bucketItemBefore(const SecondaryView& secondary, Index a, Index b) {
+  const auto ka = secondary(a), kb = secondary(b);
+  return ka < kb || (ka == kb && a < b);
+}
+
+template <class PtrView>
+KOKKOS_INLINE_FUNCTION bool isLongBucket(const PtrView& ptr, std::int64_t b) {
+  return static_cast<std::int64_t>(ptr(b + 1) - ptr(b)) > kBucketSortedAlone;
+}
+
+template <class Offset, class PtrView>
+struct CountLongBuckets {
+  PtrView ptr;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t b, Offset& count) const {
+    if (isLongBucket(ptr, b)) ++count;
+  }
+};
+
+/// longBucket[i] = the i-th long bucket, in bucket order.
+template <class Offset, class PtrView, class ListView>
+struct ListLongBuckets {
+  PtrView ptr;
+  ListView longBucket;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t b, Offset& index, bool final) const {
+    if (!isLongBucket(ptr, b)) return;
+    if (final) longBucket(index) = static_cast<Offset>(b);
+    ++index;
+  }
+};
+
+/// The length of the i-th long bucket (0 past the last).
+template <class Offset, class PtrView, class ListView>
+struct LongBucketLength {
+  PtrView ptr;
+  ListView longBucket;
+  Offset numLong;
+  KOKKOS_INLINE_FUNCTION Offset operator()(Offset i) const {
+    return i < numLong ? ptr(longBucket(i) + 1) - ptr(longBucket(i)) : Offset(0);
+  }
+};
+
+/// longStart[i] = the items of the long buckets before the i-th: an exclusive scan of their
+/// lengths, whose entry numLong holds the total.
+template <class Offset, class Length, class ListView>
+struct LongBucketStarts {
+  Length length;
+  ListView longStart;
+  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& sum, bool final) const {
+    const Offset len = length(i);
+    if (final) longStart(i) = sum;
+    sum += len;
+  }
+};
+
+template <class Offset, class Length>
+struct LongestLongBucket {
+  Length length;
+  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& longest) const {
+    if (length(i) > longest) longest = length(i);
+  }
+};
+
+/// Where flat item f lies: its long bucket's first position in perm and in the flat buffer,
+/// and the bucket's length.
+template <class Offset>
+struct LongBucketSpan {
+  Offset first, flatFirst, length;
+};
+
+/// One merge pass over the long buckets' items, from perm (bucket positions) to the flat
+/// buffer (FromBuckets) or back. Runs of `width` items are sorted; each pair of neighbouring
+/// runs becomes one sorted run of 2 * width.
+template <class Offset, class PtrView, class ListView, class PermView, class SecondaryView, bool FromBuckets>
+struct MergeLongBucketRuns {
+  PtrView ptr;
+  ListView longBucket, longStart;
+  PermView perm, flat;
+  SecondaryView secondary;
+  Offset numLong;
+  Offset width;
+
+  KOKKOS_INLINE_FUNCTION LongBucketSpan<Offset> spanOf(Offset f) const {
+    Offset lo = 0, hi = numLong;  // the last i with longStart(i) <= f
+    while (hi - lo > 1) {
+      const Offset mid = lo + (hi - lo) / 2;
+      if (longStart(mid) <= f) lo = mid;
+      else hi = mid;
+    }
+    return {ptr(longBucket(lo)), longStart(lo), longStart(lo + 1) - longStart(lo)};
+  }
+  KOKKOS_INLINE_FUNCTION Offset source(const LongBucketSpan<Offset>& s, Offset q) const {
+    if constexpr (FromBuckets) return perm(s.first + q);
+    else return flat(s.flatFirst + q);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(Offset f) const {
+    // Positions inside the bucket in 64 bits: a partner run's end may pass a 32-bit offset's range.
+    const LongBucketSpan<Offset> s = spanOf(f);
+    const std::int64_t o = f - s.flatFirst, w = width, length = s.length;
+    const Offset item = source(s, static_cast<Offset>(o));
+    const std::int64_t run = o / w;
+    const std::int64_t partnerFirst = (run ^ 1) * w;
+    std::int64_t place = o;
+    if (partnerFirst < length) {
+      const std::int64_t partnerEnd = partnerFirst + w < length ? partnerFirst + w : length;
+      std::int64_t a = partnerFirst, b = partnerEnd;  // the partner run's items that precede this one
+      while (a < b) {
+        const std::int64_t mid = a + (b - a) / 2;
+        if (bucketItemBefore(secondary, source(s, static_cast<Offset>(mid)), item)) a = mid + 1;
+        else b = mid;
+      }
+      place = (run & ~std::int64_t(1)) * w + (o - run * w) + (a - partnerFirst);
+    }
+    if constexpr (FromBuckets) flat(s.flatFirst + place) = item;
+    else perm(s.first + place) = item;
+  }
+};
+
+/// Copies the flat buffer back to the long buckets' positions in perm.
+template <class Offset, class PtrView, class ListView, class PermView, class SecondaryView>
+struct PlaceLongBuckets {
+  MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, false> at;
+  KOKKOS_INLINE_FUNCTION void operator()(Offset f) const {
+    const LongBucketSpan<Offset> s = at.spanOf(f);
+    at.perm(s.first + f - s.flatFirst) = at.flat(f);
+  }
+};
+
+/// Sorts every bucket of more than kBucketSortedAlone items by (secondary, position), in place
+/// in perm; shorter buckets are left alone.
+template <class ExecSpace, class PtrView, class PermView, class SecondaryView>
+void sortLongBuckets(const ExecSpace& exec, std::int64_t numBuckets, const PtrView& ptr, const PermView& perm,
+                     const SecondaryView& secondary) {
+  using Offset = typename PtrView::value_type;
+  using ListView = Kokkos::View<Offset*, typename PtrView::device_type>;
+  using BucketPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using ItemPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Offset>>;
+  Offset numLong = 0;
+  Kokkos::parallel_reduce("araios::bucketSort::countLong", BucketPolicy(exec, 0, numBuckets),
+                          CountLongBuckets<Offset, PtrView>{ptr}, numLong);
+  if (numLong == 0) return;
+
+  ListView longBucket(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bucketSort::longBucket"), numLong);
+  ListView longStart(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bucketSort::longStart"), numLong + 1);
+  Kokkos::parallel_scan("araios::bucketSort::listLong", BucketPolicy(exec, 0, numBuckets),
+                        ListLongBuckets<Offset, PtrView, ListView>{ptr, longBucket});
+  using Length = LongBucketLength<Offset, PtrView, ListView>;
+  const Length length{ptr, longBucket, numLong};
+  Kokkos::parallel_scan("araios::bucketSort::longStarts", ItemPolicy(exec, 0, numLong + 1),
+                        LongBucketStarts<Offset, Length, ListView>{length, longStart});
+  Offset longest = 0;
+  Kokkos::parallel_reduce("araios::bucketSort::longest", ItemPolicy(exec, 0, numLong),
+                          LongestLongBucket<Offset, Length>{length}, Kokkos::Max<Offset>(longest));
+  Offset items = 0;
+  Kokkos::deep_copy(items, Kokkos::subview(longStart, numLong));
+
+  PermView flat(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bucketSort::longItems"), items);
+  bool inFlat = false;
+  for (std::int64_t w = 1; w < longest; w *= 2, inFlat = !inFlat) {
+    const Offset width = static_cast<Offset>(w);
+    if (!inFlat) {
+      Kokkos::parallel_for("araios::bucketSort::mergeLong", ItemPolicy(exec, 0, items),
+                           MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, true>{
+                               ptr, longBucket, longStart, perm, flat, secondary, numLong, width});
+    } else {
+      Kokkos::parallel_for("araios::bucketSort::mergeLong", ItemPolicy(exec, 0, items),
+                           MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, false>{
+                               ptr, longBucket, longStart, perm, flat, secondary, numLong, width});
+    }
+  }
+  if (inFlat) {
+    Kokkos::parallel_for("araios::bucketSort::placeLong", ItemPolicy(exec, 0, items),
+                         PlaceLongBuckets<Offset, PtrView, ListView, PermView, SecondaryView>{
+                             {ptr, longBucket, longStart, perm, flat, secondary, numLong, Offset(1)}});
+  }
+}
+
+}  // namespace araios::Impl
