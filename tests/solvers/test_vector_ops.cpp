@@ -535,6 +535,38 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(every_mode_meets_the_summation_error_bound, Cfg, t
   }
 }
 
+// The accurate dot's first step: every finite double as an integer below 2^53 times a power of
+// two, exactly, subnormals and the extremes included.
+BOOST_AUTO_TEST_CASE(split_double_gives_the_value_exactly) {
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                std::numeric_limits<double>::denorm_min(),
+                                3 * std::numeric_limits<double>::denorm_min(),
+                                std::numeric_limits<double>::min() / 3,
+                                std::nextafter(std::numeric_limits<double>::min(), 0.0),
+                                std::numeric_limits<double>::min(),
+                                1.0,
+                                -1.5,
+                                std::nextafter(1.0, 2.0),
+                                std::numeric_limits<double>::max(),
+                                -std::numeric_limits<double>::max()};
+  std::mt19937_64 rng(20261129);
+  for (int i = 0; i < 2000; ++i) {
+    std::uint64_t bits = rng();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    if (std::isfinite(v)) values.push_back(v);
+  }
+  for (const double v : values) {
+    const araios::Impl::ScaledInteger s = araios::Impl::splitDouble(v);
+    BOOST_TEST_CONTEXT("value " << v) {
+      BOOST_TEST(s.mantissa < (std::uint64_t(1) << 53));
+      BOOST_TEST(s.exponent >= -1074);
+      BOOST_TEST(std::ldexp(static_cast<double>(s.mantissa), s.exponent) == std::fabs(v));
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_dot_is_correctly_rounded, Cfg, test::AllConfigs) {
   using Device = typename Cfg::device_type;
   using Value = typename Cfg::value_type;

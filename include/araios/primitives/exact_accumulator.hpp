@@ -21,6 +21,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 // Loops over all limbs stay rolled on the device. Left to itself, nvcc unrolls each of them in
 // full (140 iterations) in every kernel that holds an accumulator: about 37,000 PTX lines per
@@ -43,8 +44,8 @@ namespace araios::Impl {
 
 struct ExactAccumulatorLayout {
   static constexpr int kDigitBits = 32;
-  /// The smallest double is 2^-1074 = 2^52 * 2^-1126, so a product's lowest bit is at
-  /// -2252 or above; -2272 is the next multiple of the digit width below.
+  /// The smallest double is 2^-1074, so a product of two splits (splitDouble) has its lowest
+  /// bit at -2148 or above; -2272 is a multiple of the digit width below it, with room to spare.
   static constexpr int kLowestBit = -2272;
   /// Products stay below 2^2048 and a sum of at most 2^63 of them below 2^2111; 140 limbs
   /// reach bit 2208, which leaves room for the carries out of the top digit.
@@ -57,11 +58,29 @@ struct ScaledInteger {
   int exponent;
 };
 
-/// |a| as m * 2^q with m < 2^53, for a finite double a.
+/// The bits of a double.
+KOKKOS_INLINE_FUNCTION std::uint64_t doubleBits(double a) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<std::uint64_t>(__double_as_longlong(a));
+#else
+  std::uint64_t bits;
+  std::memcpy(&bits, &a, sizeof bits);
+  return bits;
+#endif
+}
+
+/// |a| as m * 2^q with m < 2^53, for a finite double a, read from its bits: a normal double's
+/// significand with its hidden bit and its unbiased exponent, a subnormal's significand at
+/// 2^-1074 (zero gives m = 0). Exact, and a few integer operations where frexp and ldexp are
+/// library calls on a CPU. (The pair differs from frexp's for subnormals, whose m frexp shifts
+/// up; the value, all the accumulator sees, is the same.)
 KOKKOS_INLINE_FUNCTION ScaledInteger splitDouble(double a) {
-  int e = 0;
-  const double m = ::frexp(::fabs(a), &e);  // |a| = m * 2^e, m in [0.5, 1)
-  return {static_cast<std::uint64_t>(::ldexp(m, 53)), e - 53};
+  constexpr std::uint64_t kFraction = (std::uint64_t(1) << 52) - 1;
+  const std::uint64_t bits = doubleBits(a);
+  const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+  const std::uint64_t fraction = bits & kFraction;
+  if (biased == 0) return {fraction, -1074};
+  return {fraction | (std::uint64_t(1) << 52), biased - 1075};
 }
 
 /// Adds (or subtracts) the integer v * 2^bit, v < 2^64, into three consecutive limbs.
