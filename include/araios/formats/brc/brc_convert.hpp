@@ -3,7 +3,6 @@
 // (O(P + W) for P pieces, P <= nnz/W + numRows, by counting sorts); the entries and the
 // padding are written on the device, one thread per slot row.
 #include <araios/detail/device_memory.hpp>
-#include <araios/detail/stable_order_by_key.hpp>
 #include <araios/error.hpp>
 #include <araios/format_options.hpp>
 #include <araios/formats/matrix_stats.hpp>
@@ -31,47 +30,51 @@ struct BrcPlan {
 /// The BRC layout of a matrix with row pointers rowPtr and piece width W (see brc.hpp): every
 /// row cut into pieces of W entries (its last shorter), the rows longest first and a row's
 /// pieces in entry order, then the pieces by length, longest first and stably, in blocks of H.
-/// O(P + W) for P pieces, P <= nnz/W + numRows.
+///
+/// The stable order by length needs no sort of the pieces. A row of L entries makes L / W
+/// pieces of W and, when L % W is not 0, one last piece of L % W. So the pieces of W come first,
+/// row after row in the rows' order, and then, for each shorter length l, one piece per row
+/// whose length leaves l, in the rows' order. Counting the pieces by length gives where each
+/// length starts, and one pass over the rows puts every piece in its place. O(numRows + W).
 inline BrcPlan planBrc(const std::vector<std::int64_t>& rowPtr, std::int64_t pieceWidth) {
-  const std::int64_t H = kSlotRowsPerBlock;
+  const std::int64_t H = kSlotRowsPerBlock, W = pieceWidth;
   const std::vector<std::int64_t> length = rowLengths(rowPtr);
-  std::vector<std::int64_t> pieceRow, pieceFirst, pieceLength;
-  const std::int64_t atMost = rowPtr.back() / pieceWidth + static_cast<std::int64_t>(length.size());
-  pieceRow.reserve(static_cast<std::size_t>(atMost));
-  pieceFirst.reserve(static_cast<std::size_t>(atMost));
-  pieceLength.reserve(static_cast<std::size_t>(atMost));
-  for (const std::int64_t r : nonEmptyRowsLongestFirst(length)) {
-    for (std::int64_t placed = 0; placed < length[r]; placed += pieceWidth) {
-      pieceRow.push_back(r);
-      pieceFirst.push_back(rowPtr[r] + placed);
-      pieceLength.push_back(std::min(pieceWidth, length[r] - placed));
-    }
+  const std::vector<std::int64_t> rows = nonEmptyRowsLongestFirst(length);
+  std::vector<std::int64_t> next(static_cast<std::size_t>(W) + 1, 0);  // then: the next place of a piece of l
+  for (const std::int64_t r : rows) {
+    next[static_cast<std::size_t>(W)] += length[r] / W;
+    if (length[r] % W != 0) ++next[static_cast<std::size_t>(length[r] % W)];
   }
-  const std::vector<std::int64_t> pieces = stableOrderByKey(pieceLength, KeyOrder::LargestFirst);
+  std::int64_t numPieces = 0;
+  for (std::int64_t l = W; l >= 1; --l) {
+    const std::int64_t count = next[static_cast<std::size_t>(l)];
+    next[static_cast<std::size_t>(l)] = numPieces;
+    numPieces += count;
+  }
+  const std::int64_t numBlocks = (numPieces + H - 1) / H;
 
   BrcPlan plan;
-  const std::int64_t numPieces = static_cast<std::int64_t>(pieces.size());
-  const std::int64_t numBlocks = (numPieces + H - 1) / H;
+  plan.slotRows.assignPadding(numBlocks * H);
+  for (const std::int64_t r : rows) {
+    std::int64_t placed = 0;
+    for (; length[r] - placed >= W; placed += W) plan.slotRows.set(next[static_cast<std::size_t>(W)]++, r, rowPtr[r] + placed, W);
+    if (placed < length[r]) {
+      const std::int64_t rest = length[r] - placed;
+      plan.slotRows.set(next[static_cast<std::size_t>(rest)]++, r, rowPtr[r] + placed, rest);
+    }
+  }
+
   plan.blockBegin.reserve(static_cast<std::size_t>(numBlocks));
   plan.nzPerBlock.reserve(static_cast<std::size_t>(numBlocks));
-  plan.slotRows.reserve(numBlocks * H);
   std::int64_t slots = 0;
   for (std::int64_t first = 0; first < numPieces; first += H) {
-    const std::int64_t width = pieceLength[pieces[first]];
+    const std::int64_t width = plan.slotRows.count[static_cast<std::size_t>(first)];  // the block's longest piece
     if (width > (std::numeric_limits<std::int64_t>::max() - slots) / H) {
       throw InputError("BRC: the slot count overflows a 64-bit count; expected a matrix whose padded size fits 64 bits");
     }
     plan.blockBegin.push_back(slots);
     plan.nzPerBlock.push_back(H * width);
     slots += H * width;
-    for (std::int64_t p = first; p < first + H; ++p) {
-      if (p < numPieces) {
-        const std::int64_t piece = pieces[p];
-        plan.slotRows.add(pieceRow[piece], pieceFirst[piece], pieceLength[piece]);
-      } else {
-        plan.slotRows.addPadding();
-      }
-    }
   }
   return plan;
 }

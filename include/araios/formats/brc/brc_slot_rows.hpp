@@ -49,6 +49,17 @@ struct SlotRowPlan {
     count.push_back(c);
   }
   void addPadding() { add(kSlotPadding, 0, 0); }
+  /// n padding slot rows, to be overwritten by set.
+  void assignPadding(std::int64_t n) {
+    row.assign(static_cast<std::size_t>(n), kSlotPadding);
+    first.assign(static_cast<std::size_t>(n), 0);
+    count.assign(static_cast<std::size_t>(n), 0);
+  }
+  void set(std::int64_t p, std::int64_t r, std::int64_t f, std::int64_t c) {
+    row[static_cast<std::size_t>(p)] = r;
+    first[static_cast<std::size_t>(p)] = f;
+    count[static_cast<std::size_t>(p)] = c;
+  }
   void reserve(std::int64_t n) {
     row.reserve(static_cast<std::size_t>(n));
     first.reserve(static_cast<std::size_t>(n));
