@@ -196,6 +196,7 @@ void sortLongBuckets(const ExecSpace& exec, std::int64_t numBuckets, const PtrVi
                          PlaceLongBuckets<Offset, PtrView, ListView, PermView, SecondaryView>{
                              {ptr, longBucket, longStart, perm, flat, secondary, numLong, Offset(1)}});
   }
+  exec.fence();  // the list of long buckets and the flat buffer die with this scope
 }
 
 }  // namespace araios::Impl
