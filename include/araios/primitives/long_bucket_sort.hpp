@@ -9,6 +9,8 @@
 // every long bucket finds its place in the merge of its run with the neighbouring one by a
 // binary search of that run, one launch per pass. (secondary key, position) is a strict total
 // order, so the result is the heap sort's, whatever the schedule.
+#include <araios/detail/device_memory.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -176,6 +178,11 @@ void sortLongBuckets(const ExecSpace& exec, std::int64_t numBuckets, const PtrVi
                           LongestLongBucket<Offset, Length>{length}, Kokkos::Max<Offset>(longest));
   Offset items = 0;
   Kokkos::deep_copy(items, Kokkos::subview(longStart, numLong));
+  // The merge's second buffer can be as large as the permutation itself (one long row holding
+  // every entry): refused with the bytes it needs rather than failing in the allocation.
+  requireMemory(exec, static_cast<std::int64_t>(items) * static_cast<std::int64_t>(sizeof(Offset)),
+                "sorting a counting sort's " + groupedDigits(numLong) + " buckets of more than " +
+                    std::to_string(kBucketSortedAlone) + " items (" + groupedDigits(items) + " items in all)");
 
   PermView flat(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bucketSort::longItems"), items);
   bool inFlat = false;
