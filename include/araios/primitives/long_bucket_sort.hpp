@@ -53,38 +53,6 @@ struct ListLongBuckets {
   }
 };
 
-/// The length of the i-th long bucket (0 past the last).
-template <class Offset, class PtrView, class ListView>
-struct LongBucketLength {
-  PtrView ptr;
-  ListView longBucket;
-  Offset numLong;
-  KOKKOS_INLINE_FUNCTION Offset operator()(Offset i) const {
-    return i < numLong ? ptr(longBucket(i) + 1) - ptr(longBucket(i)) : Offset(0);
-  }
-};
-
-/// longStart[i] = the items of the long buckets before the i-th: an exclusive scan of their
-/// lengths, whose entry numLong holds the total.
-template <class Offset, class Length, class ListView>
-struct LongBucketStarts {
-  Length length;
-  ListView longStart;
-  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& sum, bool final) const {
-    const Offset len = length(i);
-    if (final) longStart(i) = sum;
-    sum += len;
-  }
-};
-
-template <class Offset, class Length>
-struct LongestLongBucket {
-  Length length;
-  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& longest) const {
-    if (length(i) > longest) longest = length(i);
-  }
-};
-
 /// Where flat item f lies: its long bucket's first position in perm and in the flat buffer,
 /// and the bucket's length.
 template <class Offset>
@@ -92,18 +60,18 @@ struct LongBucketSpan {
   Offset first, flatFirst, length;
 };
 
-/// One merge pass over the long buckets' items, from perm (bucket positions) to the flat
-/// buffer (FromBuckets) or back. Runs of `width` items are sorted; each pair of neighbouring
-/// runs becomes one sorted run of 2 * width.
-template <class Offset, class PtrView, class ListView, class PermView, class SecondaryView, bool FromBuckets>
-struct MergeLongBucketRuns {
+/// The long buckets, in bucket order: longBucket[i] is the i-th, and longStart[i] the items of
+/// those before it (numLong + 1 entries, the last the total) once LongBucketStarts has run.
+template <class Offset, class PtrView, class ListView>
+struct LongBuckets {
   PtrView ptr;
   ListView longBucket, longStart;
-  PermView perm, flat;
-  SecondaryView secondary;
   Offset numLong;
-  Offset width;
 
+  /// The length of the i-th long bucket (0 past the last).
+  KOKKOS_INLINE_FUNCTION Offset length(Offset i) const {
+    return i < numLong ? ptr(longBucket(i) + 1) - ptr(longBucket(i)) : Offset(0);
+  }
   KOKKOS_INLINE_FUNCTION LongBucketSpan<Offset> spanOf(Offset f) const {
     Offset lo = 0, hi = numLong;  // the last i with longStart(i) <= f
     while (hi - lo > 1) {
@@ -113,6 +81,38 @@ struct MergeLongBucketRuns {
     }
     return {ptr(longBucket(lo)), longStart(lo), longStart(lo + 1) - longStart(lo)};
   }
+};
+
+/// longStart[i] = the items of the long buckets before the i-th: an exclusive scan of their
+/// lengths, whose entry numLong holds the total.
+template <class Offset, class Buckets>
+struct LongBucketStarts {
+  Buckets buckets;
+  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& sum, bool final) const {
+    const Offset len = buckets.length(i);
+    if (final) buckets.longStart(i) = sum;
+    sum += len;
+  }
+};
+
+template <class Offset, class Buckets>
+struct LongestLongBucket {
+  Buckets buckets;
+  KOKKOS_INLINE_FUNCTION void operator()(Offset i, Offset& longest) const {
+    if (buckets.length(i) > longest) longest = buckets.length(i);
+  }
+};
+
+/// One merge pass over the long buckets' items, from perm (bucket positions) to the flat
+/// buffer (FromBuckets) or back. Runs of `width` items are sorted; each pair of neighbouring
+/// runs becomes one sorted run of 2 * width.
+template <class Offset, class Buckets, class PermView, class SecondaryView, bool FromBuckets>
+struct MergeLongBucketRuns {
+  Buckets buckets;
+  PermView perm, flat;
+  SecondaryView secondary;
+  Offset width;
+
   KOKKOS_INLINE_FUNCTION Offset source(const LongBucketSpan<Offset>& s, Offset q) const {
     if constexpr (FromBuckets) return perm(s.first + q);
     else return flat(s.flatFirst + q);
@@ -120,7 +120,7 @@ struct MergeLongBucketRuns {
 
   KOKKOS_INLINE_FUNCTION void operator()(Offset f) const {
     // Positions inside the bucket in 64 bits: a partner run's end may pass a 32-bit offset's range.
-    const LongBucketSpan<Offset> s = spanOf(f);
+    const LongBucketSpan<Offset> s = buckets.spanOf(f);
     const std::int64_t o = f - s.flatFirst, w = width, length = s.length;
     const Offset item = source(s, static_cast<Offset>(o));
     const std::int64_t run = o / w;
@@ -142,12 +142,13 @@ struct MergeLongBucketRuns {
 };
 
 /// Copies the flat buffer back to the long buckets' positions in perm.
-template <class Offset, class PtrView, class ListView, class PermView, class SecondaryView>
+template <class Offset, class Buckets, class PermView>
 struct PlaceLongBuckets {
-  MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, false> at;
+  Buckets buckets;
+  PermView perm, flat;
   KOKKOS_INLINE_FUNCTION void operator()(Offset f) const {
-    const LongBucketSpan<Offset> s = at.spanOf(f);
-    at.perm(s.first + f - s.flatFirst) = at.flat(f);
+    const LongBucketSpan<Offset> s = buckets.spanOf(f);
+    perm(s.first + f - s.flatFirst) = flat(f);
   }
 };
 
@@ -169,13 +170,13 @@ void sortLongBuckets(const ExecSpace& exec, std::int64_t numBuckets, const PtrVi
   ListView longStart(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::bucketSort::longStart"), numLong + 1);
   Kokkos::parallel_scan("araios::bucketSort::listLong", BucketPolicy(exec, 0, numBuckets),
                         ListLongBuckets<Offset, PtrView, ListView>{ptr, longBucket});
-  using Length = LongBucketLength<Offset, PtrView, ListView>;
-  const Length length{ptr, longBucket, numLong};
+  using Buckets = LongBuckets<Offset, PtrView, ListView>;
+  const Buckets buckets{ptr, longBucket, longStart, numLong};
   Kokkos::parallel_scan("araios::bucketSort::longStarts", ItemPolicy(exec, 0, numLong + 1),
-                        LongBucketStarts<Offset, Length, ListView>{length, longStart});
+                        LongBucketStarts<Offset, Buckets>{buckets});
   Offset longest = 0;
   Kokkos::parallel_reduce("araios::bucketSort::longest", ItemPolicy(exec, 0, numLong),
-                          LongestLongBucket<Offset, Length>{length}, Kokkos::Max<Offset>(longest));
+                          LongestLongBucket<Offset, Buckets>{buckets}, Kokkos::Max<Offset>(longest));
   Offset items = 0;
   Kokkos::deep_copy(items, Kokkos::subview(longStart, numLong));
   // The merge's second buffer can be as large as the permutation itself (one long row holding
@@ -190,18 +191,17 @@ void sortLongBuckets(const ExecSpace& exec, std::int64_t numBuckets, const PtrVi
     const Offset width = static_cast<Offset>(w);
     if (!inFlat) {
       Kokkos::parallel_for("araios::bucketSort::mergeLong", ItemPolicy(exec, 0, items),
-                           MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, true>{
-                               ptr, longBucket, longStart, perm, flat, secondary, numLong, width});
+                           MergeLongBucketRuns<Offset, Buckets, PermView, SecondaryView, true>{
+                               buckets, perm, flat, secondary, width});
     } else {
       Kokkos::parallel_for("araios::bucketSort::mergeLong", ItemPolicy(exec, 0, items),
-                           MergeLongBucketRuns<Offset, PtrView, ListView, PermView, SecondaryView, false>{
-                               ptr, longBucket, longStart, perm, flat, secondary, numLong, width});
+                           MergeLongBucketRuns<Offset, Buckets, PermView, SecondaryView, false>{
+                               buckets, perm, flat, secondary, width});
     }
   }
   if (inFlat) {
     Kokkos::parallel_for("araios::bucketSort::placeLong", ItemPolicy(exec, 0, items),
-                         PlaceLongBuckets<Offset, PtrView, ListView, PermView, SecondaryView>{
-                             {ptr, longBucket, longStart, perm, flat, secondary, numLong, Offset(1)}});
+                         PlaceLongBuckets<Offset, Buckets, PermView>{buckets, perm, flat});
   }
   exec.fence();  // the list of long buckets and the flat buffer die with this scope
 }
