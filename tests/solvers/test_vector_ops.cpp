@@ -31,6 +31,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using araios::test::KokkosFixture;
@@ -207,6 +208,27 @@ DotCase<Value> cancellingCase(std::size_t pairs, int spread, std::uint64_t seed)
   return s;
 }
 
+/// A long vector pair: enough elements for many teams and threads of the accurate dot, with
+/// exponents drawn from [-spread, spread] and random signs (spread 0: uniform in (-1, 1)).
+template <class Value>
+DotCase<Value> longCase(std::size_t n, int spread, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mant(0.5, 1.0), unit(-1.0, 1.0);
+  std::uniform_int_distribution<int> ex(-spread, spread);
+  std::bernoulli_distribution sign(0.5);
+  DotCase<Value> c{"long" + std::to_string(n) + "_spread" + std::to_string(spread) + "_seed" + std::to_string(seed), {}, {}};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (spread == 0) {
+      c.x.push_back(static_cast<Value>(unit(rng)));
+      c.y.push_back(static_cast<Value>(unit(rng)));
+    } else {
+      c.x.push_back(static_cast<Value>(std::ldexp(mant(rng) * (sign(rng) ? 1 : -1), ex(rng))));
+      c.y.push_back(static_cast<Value>(std::ldexp(mant(rng), ex(rng))));
+    }
+  }
+  return c;
+}
+
 std::vector<DotCase<double>> doubleDotCases() {
   const double big = 1e300, tiny = std::ldexp(1.0, -537);  // tiny^2 = 2^-1074
   const double dmax = std::numeric_limits<double>::max();
@@ -230,6 +252,11 @@ std::vector<DotCase<double>> doubleDotCases() {
   };
   for (std::uint64_t seed = 1; seed <= 4; ++seed) cases.push_back(cancellingCase<double>(3000, 400, seed));
   cases.push_back(cancellingCase<double>(2000, 1000, 9));  // products over almost the whole range
+  // Many teams, threads with full shares and a partial last team: products in a few binary orders
+  // of magnitude (they stay in the threads' expansions) and over 2^-500 to 2^500 (where most of
+  // them pass through the teams' limbs).
+  cases.push_back(longCase<double>(131149, 0, 11));
+  cases.push_back(longCase<double>(131149, 250, 12));
   // The Ogita-Rump-Oishi style: a dot product with condition number around 1e100.
   {
     DotCase<double> c{"condition_1e100", {}, {}};
@@ -265,6 +292,8 @@ std::vector<DotCase<float>> floatDotCases() {
       {"subnormal_result", {std::ldexp(1.0f, -75), std::ldexp(1.0f, -76)}, {std::ldexp(1.0f, -74), std::ldexp(1.0f, -74)}},
   };
   for (std::uint64_t seed = 1; seed <= 3; ++seed) cases.push_back(cancellingCase<float>(3000, 60, seed));
+  cases.push_back(longCase<float>(100003, 0, 13));
+  cases.push_back(longCase<float>(100003, 60, 14));
   return cases;
 }
 
@@ -583,6 +612,39 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_dot_is_correctly_rounded, Cfg, test::AllC
     const Value swapped = dot(exec, y, x, ReductionMode::Accurate);
     BOOST_TEST(sameBits(got, reversed), c.name << ": reversed order differs");
     BOOST_TEST(sameBits(got, swapped), c.name << ": swapped operands differ");
+  }
+}
+
+// The threads' expansions hold any number of terms (none: every product as integers) and let a
+// value run down all of them or stop at the first that passes nothing on: only how often values go
+// to the integer limbs changes, never the bits.
+BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_dot_bits_do_not_depend_on_the_expansion, Cfg, test::AllConfigs) {
+  using Exec = typename Cfg::execution_space;
+  using Device = typename Cfg::device_type;
+  using Value = typename Cfg::value_type;
+  Exec exec;
+  ReductionWorkspace<Value, Device> ws;
+  Kokkos::View<Value*, Device> slot("slot", 1);
+  for (const auto& c : dotCases<Value>()) {
+    auto x = toDevice<Value, Device>(c.x);
+    auto y = toDevice<Value, Device>(c.y);
+    const Value want = dot(exec, x, y, ReductionMode::Accurate);
+    ws.reserve(static_cast<std::int64_t>(c.x.size()));
+    const auto with = [&](auto terms, auto earlyExit) {
+      Kokkos::deep_copy(slot, fp::quietNaN<Value>());
+      Kokkos::deep_copy(exec, ws.exact, std::int64_t(0));
+      Impl::addExactDot<decltype(terms)::value, decltype(earlyExit)::value>(exec, x, y, ws.exact,
+                                                                            static_cast<std::int64_t>(c.x.size()));
+      Impl::runOnce("round", exec,
+                    Impl::ExactFinalize<Value, Device>{ws.exact, DeviceScalar<Value, Device>{slot, 0},
+                                                       Impl::ReduceTransform::Identity});
+      exec.fence();
+      return toHost(slot)[0];
+    };
+    BOOST_TEST(sameBits(with(std::integral_constant<int, 0>{}, std::false_type{}), want), c.name << ": integers only");
+    BOOST_TEST(sameBits(with(std::integral_constant<int, 1>{}, std::false_type{}), want), c.name << ": one term");
+    BOOST_TEST(sameBits(with(std::integral_constant<int, 2>{}, std::true_type{}), want), c.name << ": two terms");
+    BOOST_TEST(sameBits(with(std::integral_constant<int, 8>{}, std::false_type{}), want), c.name << ": eight terms");
   }
 }
 

@@ -25,6 +25,7 @@
 // (a fused result is only closer), so every backend accepts or rejects rows on its own and
 // still writes the same bits.
 #include <araios/detail/spmv_dispatch.hpp>
+#include <araios/primitives/error_free.hpp>
 #include <araios/primitives/fp.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -32,25 +33,6 @@
 #include <cmath>
 
 namespace araios::Impl {
-
-/// Products below this magnitude may lose bits in TwoProduct (its error term would underflow):
-/// their error is bounded instead. Above the upper limit a few sums could overflow: rows with
-/// such products take the exact path.
-constexpr double kExpansionMinProduct = 0x1p-968;
-constexpr double kExpansionMaxMagnitude = 0x1p+1000;
-
-/// a + b == s + e exactly (Knuth's TwoSum: no precondition on the magnitudes).
-KOKKOS_INLINE_FUNCTION void twoSum(double a, double b, double& s, double& e) {
-  s = unfusedSum(a, b);
-  const double bb = unfusedSum(s, -a);
-  e = unfusedSum(unfusedSum(a, -unfusedSum(s, -bb)), unfusedSum(b, -bb));
-}
-
-/// a*b == p + q exactly, provided a*b is finite and not near underflow (kExpansionMinProduct).
-KOKKOS_INLINE_FUNCTION void twoProduct(double a, double b, double& p, double& q) {
-  p = unfusedProduct(a, b);
-  q = fp::fma(a, b, -p);
-}
 
 /// Half the distance from r to its neighbour on the side of `towards` (a nonzero double that
 /// says which side): the rounding boundary of r in Value's precision. r must be normal.

@@ -273,9 +273,7 @@ class DistributedReduction {
     constexpr int kWords = L::kLimbs + Impl::kSpecialCount;
     Kokkos::deep_copy(exec, local_.exact, std::int64_t(0));
     const std::int64_t n = plan_.localLength;
-    const std::int64_t chunks = (n + kAccurateChunk - 1) / kAccurateChunk;
-    Kokkos::parallel_for("araios::dot::exact", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, chunks),
-                         Impl::ExactDotKernel<XView, YView, Device>{x, y, local_.exact, n});
+    Impl::addExactDot(exec, x, y, local_.exact, n);
     auto limbs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local_.exact);
     // Normalized, each limb is below 2^32 in magnitude: the sum over any number of ranks fits.
     Impl::normalize(limbs.data());

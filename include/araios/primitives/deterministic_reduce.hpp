@@ -6,8 +6,9 @@
 //   Deterministic  a summation order fixed by the vector length alone (below), the same on
 //                  Serial, OpenMP at any thread count and CUDA: bitwise identical results.
 //   Accurate       correctly rounded: every product is added exactly into a long fixed-point
-//                  accumulator (primitives/exact_accumulator.hpp) and rounded once. Also
-//                  reproducible, and free of cancellation error; several times slower.
+//                  accumulator (primitives/exact_accumulator.hpp, through the floating-point
+//                  expansions of primitives/exact_dot.hpp) and rounded once. Also reproducible,
+//                  and free of cancellation error.
 //
 // The deterministic order. The vector is cut into chunks of kDotChunk consecutive elements
 // (the last may be shorter). Inside a chunk, lane l (0 <= l < kDotLanes) accumulates the
@@ -25,8 +26,8 @@
 #include <araios/primitives/chunked_dots.hpp>
 #include <araios/primitives/device_scalar.hpp>
 #include <araios/primitives/exact_accumulator.hpp>
+#include <araios/primitives/exact_dot.hpp>
 #include <araios/primitives/fp.hpp>
-#include <araios/primitives/integer_atomics.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -34,12 +35,6 @@
 #include <string>
 
 namespace araios {
-
-
-/// Elements per thread of the accurate reduction. Any value gives the same (exact) result;
-/// 256 keeps enough threads busy on a GPU for vectors of a few hundred thousand entries
-/// while each thread's accumulator flushes rarely (140 limbs per flush).
-constexpr std::int64_t kAccurateChunk = 256;
 
 namespace Impl {
 
@@ -49,9 +44,6 @@ template <class Value>
 KOKKOS_INLINE_FUNCTION Value applyTransform(Value v, ReduceTransform t) {
   return t == ReduceTransform::Sqrt ? fp::sqrt(v) : v;
 }
-
-/// Slots of the accurate reduction after the limbs: counts of NaN, +Inf and -Inf products.
-constexpr int kSpecialNaN = 0, kSpecialPosInf = 1, kSpecialNegInf = 2, kSpecialCount = 3;
 
 }  // namespace Impl
 
@@ -107,46 +99,6 @@ struct StoreTransformed {
   KOKKOS_INLINE_FUNCTION void operator()(int) const { target.ref() = applyTransform(source(), transform); }
 };
 
-template <class XView, class YView, class Device>
-struct ExactDotKernel {
-  using L = ExactAccumulatorLayout;
-  XView x;
-  YView y;
-  Kokkos::View<std::int64_t*, Device> exact;
-  std::int64_t n;
-
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t chunk) const {
-    std::int64_t limbs[L::kLimbs];
-    clear(limbs);
-    std::int64_t specials[kSpecialCount] = {0, 0, 0};
-    const std::int64_t begin = chunk * kAccurateChunk;
-    const std::int64_t end = begin + kAccurateChunk < n ? begin + kAccurateChunk : n;
-    bool any = false;
-    for (std::int64_t i = begin; i < end; ++i) {
-      const double a = static_cast<double>(x(i)), b = static_cast<double>(y(i));
-      if (!fp::isFinite(a) || !fp::isFinite(b)) {
-        const double p = a * b;
-        ++specials[p != p ? kSpecialNaN : (p > 0 ? kSpecialPosInf : kSpecialNegInf)];
-        continue;
-      }
-      if (a == 0 || b == 0) continue;
-      depositProduct(limbs, splitDouble(a), splitDouble(b), (a < 0) != (b < 0));
-      any = true;
-    }
-    if (any) {
-      normalize(limbs);
-      // Integer additions commute exactly: the order in which chunks arrive is irrelevant.
-      ARAIOS_ROLLED_LOOP
-      for (int k = 0; k < L::kLimbs; ++k) {
-        if (limbs[k] != 0) atomicFetchAddInteger(&exact(k), limbs[k]);
-      }
-    }
-    for (int s = 0; s < kSpecialCount; ++s) {
-      if (specials[s] != 0) atomicFetchAddInteger(&exact(L::kLimbs + s), specials[s]);
-    }
-  }
-};
-
 template <class Value, class Device>
 struct ExactFinalize {
   using L = ExactAccumulatorLayout;
@@ -193,10 +145,7 @@ void reduceProducts(const ExecSpace& exec, const XView& x, const YView& y, const
                 StoreTotal<Value, Device>{target, transform});
   } else {
     Kokkos::deep_copy(exec, ws.exact, std::int64_t(0));
-    const std::int64_t chunks = (n + kAccurateChunk - 1) / kAccurateChunk;
-    Kokkos::parallel_for("araios::dot::exact",
-                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, chunks),
-                         ExactDotKernel<XView, YView, Device>{x, y, ws.exact, n});
+    addExactDot(exec, x, y, ws.exact, n);
     runOnce("araios::dot::exact_round", exec, ExactFinalize<Value, Device>{ws.exact, target, transform});
   }
 }

@@ -83,27 +83,28 @@ KOKKOS_INLINE_FUNCTION ScaledInteger splitDouble(double a) {
   return {fraction | (std::uint64_t(1) << 52), biased - 1075};
 }
 
-/// Adds (or subtracts) the integer v * 2^bit, v < 2^64, into three consecutive limbs.
-KOKKOS_INLINE_FUNCTION void depositBits(std::int64_t* limbs, std::uint64_t v, int bit, bool negative) {
+/// The integer v * 2^bit, v < 2^64, as digits of three consecutive limbs (limb, limb + 1 and
+/// limb + 2), each below 2^32.
+struct LimbDigits {
+  int limb;
+  std::int64_t digits[3];
+};
+
+KOKKOS_INLINE_FUNCTION LimbDigits limbDigits(std::uint64_t v, int bit) {
   using L = ExactAccumulatorLayout;
   const int rel = bit - L::kLowestBit;
-  const int k = rel / L::kDigitBits;
   const int r = rel % L::kDigitBits;
   const std::uint64_t low = v << r;
   const std::uint64_t high = r == 0 ? 0 : v >> (64 - r);
   const std::uint64_t mask = 0xffffffffull;
-  const std::int64_t d0 = static_cast<std::int64_t>(low & mask);
-  const std::int64_t d1 = static_cast<std::int64_t>(low >> 32);
-  const std::int64_t d2 = static_cast<std::int64_t>(high);
-  if (negative) {
-    limbs[k] -= d0;
-    limbs[k + 1] -= d1;
-    limbs[k + 2] -= d2;
-  } else {
-    limbs[k] += d0;
-    limbs[k + 1] += d1;
-    limbs[k + 2] += d2;
-  }
+  return {rel / L::kDigitBits,
+          {static_cast<std::int64_t>(low & mask), static_cast<std::int64_t>(low >> 32), static_cast<std::int64_t>(high)}};
+}
+
+/// Adds (or subtracts) the integer v * 2^bit, v < 2^64, into three consecutive limbs.
+KOKKOS_INLINE_FUNCTION void depositBits(std::int64_t* limbs, std::uint64_t v, int bit, bool negative) {
+  const LimbDigits d = limbDigits(v, bit);
+  for (int j = 0; j < 3; ++j) limbs[d.limb + j] += negative ? -d.digits[j] : d.digits[j];
 }
 
 /// Adds +-(a * 2^qa) * (b * 2^qb) exactly, for integers a, b < 2^55 (the square root's
