@@ -29,9 +29,10 @@
 // carry each value the team adds into `exact` is below 2^33 in magnitude, so `exact` takes 2^30
 // teams (exactDotShape refuses more).
 //
-// Before, each thread split every product into integers and added it into 140 limbs of its own,
-// in local memory, which it cleared, carried and added into `exact` every 256 products (bench/
-// results/nvidia-h200/exact_dot).
+// Before, each GPU thread split every product into integers and added it into 140 limbs of its
+// own, in local memory, which it cleared, carried and added into `exact` every 256 products. On an
+// H100 the dot of two vectors of 2^27 doubles took 14 to 175 times Deterministic mode's time; it
+// now takes 1.9 to 7.7 times (bench/results/nvidia-h100/exact_dot).
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/error.hpp>
@@ -51,11 +52,13 @@ namespace araios::Impl {
 constexpr int kSpecialNaN = 0, kSpecialPosInf = 1, kSpecialNegInf = 2, kSpecialCount = 3;
 
 /// Doubles in a thread's expansion on ExecSpace, and whether a value stops running down the terms
-/// at the first that passes nothing on. None on a CPU: there a thread's chain of TwoSums waits on
-/// each addition in turn, and on the 2-core Xeon four terms took 1.0 to 1.2 times the integers'
-/// time on products of a few orders of magnitude and 2.5 to 3.3 times on products spread over
-/// 2^-600 to 2^600 (bench/results/nvidia-h200/exact_dot/README.md), so every product goes to the
-/// limbs as integers, as before.
+/// at the first that passes nothing on. Four with the stop on a GPU: within 10 % of the fastest of
+/// 2 to 6 terms with and without it on each of six vector pairs on an H100, where every product as
+/// integers took 1.6 to 33 times as long (the team's atomics on a few limbs). None on a CPU: there a
+/// thread's chain of TwoSums waits on each addition in turn, and on the project's 2-core EPYC four
+/// terms took 0.6 to 1.0 times the integers' time on products within a few binary orders of
+/// magnitude but 2.8 to 3.1 times on products spread over 2^-600 to 2^600, so every product goes to
+/// the limbs as integers, as before (bench/results/nvidia-h100/exact_dot, cpu-2core-epyc/exact_dot).
 template <class ExecSpace>
 constexpr int kExactDotTerms = isHostSpace<ExecSpace>() ? 0 : 4;
 constexpr bool kExactDotEarlyExit = true;
@@ -69,7 +72,7 @@ constexpr std::int64_t kExactDotLeastShare = 16, kExactDotMaxShare = 256, kExact
 constexpr std::int64_t kExactDotHostShare = 4096;
 /// Elements a GPU's thread loads before it adds any of them (their loads are in flight together).
 /// A CPU's thread takes one at a time: its caches prefetch the next, and the batch's arrays cost
-/// it up to a tenth of its time on the 2-core Xeon.
+/// it up to a tenth of its time on the 2-core EPYC.
 constexpr int kExactDotBatch = 8;
 
 /// How a dot of n elements is launched: teams of teamThreads threads, share elements each.
