@@ -103,26 +103,18 @@ ExactDotShape exactDotShape(std::int64_t n) {
   return shape;
 }
 
-/// Adds v into a limb of the team's: atomically where the team has several threads (Shared).
-template <bool Shared>
-KOKKOS_INLINE_FUNCTION void addToLimb(std::int64_t* limb, std::int64_t v) {
-  if constexpr (Shared) {
-    atomicFetchAddInteger(limb, v);
-  } else {
-    *limb += v;
-  }
-}
-
-/// Adds v * 2^bit (v < 2^64), or subtracts it, into the team's limbs.
+/// Adds v * 2^bit (v < 2^64), or subtracts it, into the team's limbs: by atomic additions where the
+/// team has several threads (Shared), skipping zero digits; plainly otherwise, where a test for
+/// zero digits costs more than the additions.
 template <bool Shared>
 KOKKOS_INLINE_FUNCTION void depositBitsIntoTeam(std::int64_t* limbs, std::uint64_t v, int bit, bool negative) {
   if constexpr (!Shared) {
-    depositBits(limbs, v, bit, negative);  // no test for zero digits: it costs more than the additions
-    return;
-  }
-  const LimbDigits d = limbDigits(v, bit);
-  for (int j = 0; j < 3; ++j) {
-    if (d.digits[j] != 0) addToLimb<Shared>(&limbs[d.limb + j], negative ? -d.digits[j] : d.digits[j]);
+    depositBits(limbs, v, bit, negative);
+  } else {
+    const LimbDigits d = limbDigits(v, bit);
+    for (int j = 0; j < 3; ++j) {
+      if (d.digits[j] != 0) atomicFetchAddInteger(&limbs[d.limb + j], negative ? -d.digits[j] : d.digits[j]);
+    }
   }
 }
 
