@@ -107,38 +107,54 @@ KOKKOS_INLINE_FUNCTION void depositBits(std::int64_t* limbs, std::uint64_t v, in
   for (int j = 0; j < 3; ++j) limbs[d.limb + j] += negative ? -d.digits[j] : d.digits[j];
 }
 
-/// Adds +-(a * 2^qa) * (b * 2^qb) exactly, for integers a, b < 2^55 (the square root's
-/// midpoint test squares 55-bit integers; products of doubles need 53).
-KOKKOS_INLINE_FUNCTION void depositProduct(std::int64_t* limbs, ScaledInteger a, ScaledInteger b, bool negative) {
-  if (a.mantissa == 0 || b.mantissa == 0) return;
+/// The product (a * 2^qa) * (b * 2^qb), for integers a, b < 2^55 (the square root's midpoint
+/// test squares 55-bit integers; products of doubles need 53), as three integers below 2^64 at
+/// their bit positions: deposit(v, bit) is called for each, v * 2^bit.
+template <class Deposit>
+KOKKOS_INLINE_FUNCTION void splitProduct(ScaledInteger a, ScaledInteger b, const Deposit& deposit) {
   const std::uint64_t mask = 0xffffffffull;
   const std::uint64_t a0 = a.mantissa & mask, a1 = a.mantissa >> 32;  // a1 < 2^23
   const std::uint64_t b0 = b.mantissa & mask, b1 = b.mantissa >> 32;
   const int q = a.exponent + b.exponent;
-  depositBits(limbs, a0 * b0, q, negative);            // < 2^64
-  depositBits(limbs, a0 * b1 + a1 * b0, q + 32, negative);  // < 2^56
-  depositBits(limbs, a1 * b1, q + 64, negative);       // < 2^46
+  deposit(a0 * b0, q);                  // < 2^64
+  deposit(a0 * b1 + a1 * b0, q + 32);   // < 2^56
+  deposit(a1 * b1, q + 64);             // < 2^46
+}
+
+/// Adds +-(a * 2^qa) * (b * 2^qb) exactly, for integers a, b < 2^55.
+KOKKOS_INLINE_FUNCTION void depositProduct(std::int64_t* limbs, ScaledInteger a, ScaledInteger b, bool negative) {
+  if (a.mantissa == 0 || b.mantissa == 0) return;
+  splitProduct(a, b, [&](std::uint64_t v, int bit) { depositBits(limbs, v, bit, negative); });
+}
+
+/// v as carry * 2^32 + digit with the digit in [0, 2^32): floor division by the digit base
+/// without shifting a negative number (implementation-defined before C++20).
+struct CarryAndDigit {
+  std::int64_t carry;
+  std::int64_t digit;
+};
+
+KOKKOS_INLINE_FUNCTION CarryAndDigit splitDigit(std::int64_t v) {
+  constexpr std::int64_t kBase = std::int64_t(1) << ExactAccumulatorLayout::kDigitBits;
+  std::int64_t c = v / kBase;
+  std::int64_t digit = v - c * kBase;
+  if (digit < 0) {
+    digit += kBase;
+    c -= 1;
+  }
+  return {c, digit};
 }
 
 /// Propagates carries so that limbs 0..kLimbs-2 hold digits in [0, 2^32) and the top limb
 /// the signed rest.
 ARAIOS_OUT_OF_LINE_FUNCTION void normalize(std::int64_t* limbs) {
   using L = ExactAccumulatorLayout;
-  constexpr std::int64_t kBase = std::int64_t(1) << L::kDigitBits;
   std::int64_t carry = 0;
   ARAIOS_ROLLED_LOOP
   for (int k = 0; k < L::kLimbs - 1; ++k) {
-    const std::int64_t v = limbs[k] + carry;
-    // Floor division by 2^32 without shifting a negative number (implementation-defined
-    // before C++20): the digit is the non-negative remainder.
-    std::int64_t c = v / kBase;
-    std::int64_t digit = v - c * kBase;
-    if (digit < 0) {
-      digit += kBase;
-      c -= 1;
-    }
-    limbs[k] = digit;
-    carry = c;
+    const CarryAndDigit split = splitDigit(limbs[k] + carry);
+    limbs[k] = split.digit;
+    carry = split.carry;
   }
   limbs[L::kLimbs - 1] += carry;
 }

@@ -126,17 +126,11 @@ KOKKOS_INLINE_FUNCTION void depositDoubleIntoTeam(std::int64_t* limbs, double v)
   depositBitsIntoTeam<Shared>(limbs, s.mantissa, s.exponent, v < 0);
 }
 
-/// Adds +-(a * 2^qa) * (b * 2^qb) exactly (a, b < 2^53) into the team's limbs.
+/// Adds +-(a * 2^qa) * (b * 2^qb) exactly (a, b < 2^53, both nonzero) into the team's limbs.
 template <bool Shared>
 KOKKOS_INLINE_FUNCTION void depositProductIntoTeam(std::int64_t* limbs, ScaledInteger a, ScaledInteger b,
                                                    bool negative) {
-  const std::uint64_t mask = 0xffffffffull;
-  const std::uint64_t a0 = a.mantissa & mask, a1 = a.mantissa >> 32;
-  const std::uint64_t b0 = b.mantissa & mask, b1 = b.mantissa >> 32;
-  const int q = a.exponent + b.exponent;
-  depositBitsIntoTeam<Shared>(limbs, a0 * b0, q, negative);
-  depositBitsIntoTeam<Shared>(limbs, a0 * b1 + a1 * b0, q + 32, negative);
-  depositBitsIntoTeam<Shared>(limbs, a1 * b1, q + 64, negative);
+  splitProduct(a, b, [&](std::uint64_t v, int bit) { depositBitsIntoTeam<Shared>(limbs, v, bit, negative); });
 }
 
 /// Adds v to the expansion `terms` exactly; returns what the last term passes on (0 when the
@@ -223,16 +217,11 @@ struct ExactDotTeamKernel {
     }
     team.team_barrier();
 
-    // One carry: limb k keeps its digit (floor division by 2^32, the remainder non-negative) and
-    // takes the carry of limb k - 1; the top limb keeps all of itself.
+    // One carry: limb k keeps its digit (splitDigit) and takes the carry of limb k - 1; the top
+    // limb keeps all of itself.
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, L::kLimbs), [&](const int k) {
-      const auto carryOf = [](std::int64_t v) {
-        std::int64_t c = v / (std::int64_t(1) << L::kDigitBits);
-        if (v - c * (std::int64_t(1) << L::kDigitBits) < 0) c -= 1;
-        return c;
-      };
-      std::int64_t value = k == L::kLimbs - 1 ? limbs[k] : limbs[k] - carryOf(limbs[k]) * (std::int64_t(1) << L::kDigitBits);
-      if (k > 0) value += carryOf(limbs[k - 1]);
+      std::int64_t value = k == L::kLimbs - 1 ? limbs[k] : splitDigit(limbs[k]).digit;
+      if (k > 0) value += splitDigit(limbs[k - 1]).carry;
       if (value != 0) atomicFetchAddInteger(&exact(k), value);
     });
   }
