@@ -127,8 +127,9 @@ class PreparedFormat final : public PreparedKernel<typename Format::value_type, 
   std::int64_t storedSlots() const override { return format_.storedSlots(); }
   std::int64_t workspaceValues(SpmvAlgorithm algorithm) const override {
     // Accurate mode's chunks of long rows, where there are any, need workspace whatever the
-    // kernel.
-    return std::max(spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate_.workspaceValues());
+    // kernel; so do the groups of long rows that a state may plan (COO, CSC and HYB on a GPU).
+    return std::max({spmvWorkspaceValues<ExecSpace, Format>(format_, algorithm), accurate_.workspaceValues(),
+                     spmvStateWorkspaceValues(state_)});
   }
   std::string plan(SpmvAlgorithm algorithm) const override { return describeSpmvState(state_, algorithm); }
 

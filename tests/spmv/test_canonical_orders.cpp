@@ -1,6 +1,8 @@
 // The deterministic CSR kernels against a literal host evaluation of the summation orders that
 // docs/reproducibility.md defines for them, bit for bit, on every enabled backend:
-//   - csr-scalar: the row's entries in CSR order, each product and sum rounded, from -0.0;
+//   - csr-scalar: the blocked CSR order: the row's entries in CSR order cut into chunks of 32,
+//     each summed from -0.0 with each product and sum rounded, the chunks' sums in groups of
+//     256, the groups' in blocks of 256, each level left to right from -0.0, then the blocks;
 //   - csr-vector: 32 virtual lanes, lane l summing entries l, l+32, ... in order from -0.0,
 //     then the complete tree lane l += lane l+w for w = 16, 8, 4, 2, 1 (all 32 lanes, none
 //     left out, so the kernels' shortcuts for short rows are checked against the definition),
@@ -12,13 +14,14 @@
 //     adding nothing;
 // both then stored by the one formula y_i = alpha*sum (beta == 0) or fma(alpha, sum, beta*y_i).
 // COO, CSC and HYB in Deterministic mode give csr-scalar's bits (CSR order), whether a thread or
-// a team reads a row.
+// a team reads a row or teams sum a long row's groups apart.
 // The host loops are written here from that text, not taken from the kernels. Rows of every
 // length from 0 to 70 cover each level of the tree, and values spread over many binades make
 // the order show in the last bits (any other order fails on them).
 #define BOOST_TEST_MODULE canonical_orders
 #include <boost/test/unit_test.hpp>
 
+#include "support/blocked_csr_order.hpp"
 #include "support/format_fixture.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
@@ -92,10 +95,11 @@ template <class Value>
 std::vector<Value> csrOrder(const HostCsr<Value>& A, const std::vector<Value>& x, const std::vector<Value>& y0,
                             Value alpha, Value beta) {
   std::vector<Value> y(y0.size());
+  std::vector<Value> products;
   for (std::size_t i = 0; i + 1 < A.rowPtr.size(); ++i) {
-    Value sum = -Value(0);
-    for (auto k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) sum = roundedProductSum(sum, A.values[k], x[A.colIdx[k]]);
-    y[i] = storeRow(sum, alpha, beta, y0[i]);
+    products.clear();
+    for (auto k = A.rowPtr[i]; k < A.rowPtr[i + 1]; ++k) products.push_back(A.values[k] * x[A.colIdx[k]]);
+    y[i] = storeRow(test::blockedCsrOrder(products), alpha, beta, y0[i]);
   }
   return y;
 }
@@ -533,10 +537,29 @@ io::HostMatrix rowsAcrossChunks() {
   return test::fromTriplets(rows, cols, std::move(entries));
 }
 
+/// Rows across the groups of the blocked order (8,192 entries): at, below and past one group,
+/// two groups and a half, among rows of 0 to 3 entries; values over many binades.
+io::HostMatrix rowsAcrossGroups() {
+  std::mt19937_64 rng(8191);
+  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+  std::uniform_int_distribution<int> exponent(-30, 30), shortLength(0, 3);
+  const std::int64_t longLengths[] = {8191, 8192, 8193, 20481};
+  const std::int64_t rows = 900, cols = 21000;
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> entries;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t length = r % 211 == 17 ? longLengths[(r / 211) % 4] : shortLength(rng);
+    for (std::int64_t k = 0; k < length; ++k) {
+      entries.emplace_back(r, (r * 7 + k) % cols, std::ldexp(mantissa(rng), exponent(rng)));
+    }
+  }
+  return test::fromTriplets(rows, cols, std::move(entries));
+}
+
 /// COO, CSC and HYB sum each row in CSR order in Deterministic mode, whether a thread walks the
-/// row or, on a GPU, a whole team reads a long one (detail/rows_in_order.hpp). Checked against
-/// the literal CSR order through spmv, and with the team walk forced on every backend (teams
-/// of 2 to 256 threads, rows of more than 3 entries read by the team) through the walk itself.
+/// row or, on a GPU, teams sum a long row's chunks and groups apart (detail/rows_in_order.hpp,
+/// detail/long_rows_in_order.hpp). Checked against the literal blocked CSR order through spmv,
+/// and with the team walk forced on every backend (teams of 2 to 256 threads, rows of more than
+/// 3 entries summed by groups) through the walk itself.
 BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfigs) {
   using Exec = typename Cfg::execution_space;
   using Value = typename Cfg::value_type;
@@ -549,7 +572,8 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
   using Acc = Impl::RoundedRowSum<Value>;
   Exec exec;
   for (const auto& matrix : {std::pair<const char*, io::HostMatrix>{"every_row_length", everyRowLength()},
-                             std::pair<const char*, io::HostMatrix>{"rows_across_chunks", rowsAcrossChunks()}}) {
+                             std::pair<const char*, io::HostMatrix>{"rows_across_chunks", rowsAcrossChunks()},
+                             std::pair<const char*, io::HostMatrix>{"rows_across_groups", rowsAcrossGroups()}}) {
     const char* const name = matrix.first;  // not a structured binding: lambdas below capture it
     const io::HostMatrix& host = matrix.second;
     const Coo coo = cooFromHost<Coo>(host);
@@ -591,24 +615,101 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
       check("coo", alpha, beta, [&](Value a, Value b) { spmv(exec, coo, xd, yd, a, b, options); });
       check("csc", alpha, beta, [&](Value a, Value b) { spmv(exec, csc, xd, yd, a, b, options); });
       check("hyb", alpha, beta, [&](Value a, Value b) { spmv(exec, hyb, xd, yd, a, b, options); });
-      for (const int teamSize : {2, 256}) {
-        const std::string team = " team walk of " + std::to_string(teamSize);
+      // Teams of 2 and 256 threads read rows of more than 3 entries; rows of more than 3 or
+      // of more than 600 entries are summed by groups.
+      for (const auto& [teamSize, apart] : {std::pair<int, std::int64_t>{2, 3}, std::pair<int, std::int64_t>{256, 600}}) {
+        const std::string team = " team walk of " + std::to_string(teamSize) + ", groups past " + std::to_string(apart);
         check("coo" + team, alpha, beta, [&](Value a, Value b) {
-          Impl::walkRowsInOrderByTeams<Acc>(exec, Impl::cooRowWalk(exec, coo), xd, yd, a, b, "test::coo", teamSize, 3);
+          Impl::walkRowsInOrderByTeams<Acc>(exec, Impl::cooRowWalk(exec, coo), xd, yd, a, b, "test::coo", teamSize, 3,
+                                            apart);
         });
         check("csc" + team, alpha, beta, [&](Value a, Value b) {
           using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
           const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
           Impl::walkRowsInOrderByTeams<Acc>(exec, CscSpmv::rowWalk(csc, grouped), xd, yd, a, b, "test::csc", teamSize,
-                                            3);
+                                            3, apart);
           exec.fence();  // the grouping dies with this scope
         });
         check("hyb" + team, alpha, beta, [&](Value a, Value b) {
           using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;
-          Impl::walkRowsInOrderByTeams<Acc>(exec, HybSpmv::rowWalk(exec, hyb), xd, yd, a, b, "test::hyb", teamSize, 3);
+          Impl::walkRowsInOrderByTeams<Acc>(exec, HybSpmv::rowWalk(exec, hyb), xd, yd, a, b, "test::hyb", teamSize, 3,
+                                            apart);
         });
       }
     }
+  }
+}
+
+/// Rows past a block of the blocked order (2^21 entries, 256 groups) by two more groups and some
+/// chunks, among short rows: the level that sums blocks, through csr-scalar's thread per row and
+/// COO's operator and forced team walk (its groups summed apart on every backend). One row has
+/// random values, one values that make the joins of the levels show. Double with 32-bit
+/// ordinals and offsets only, to keep it short.
+BOOST_AUTO_TEST_CASE_TEMPLATE(blocked_order_past_a_block, Cfg, test::AllConfigs) {
+  using Types = test::FormatTypes<Cfg, CooMatrix>;
+  using Exec = typename Types::Exec;
+  using Value = typename Types::Value;
+  using Ordinal = typename Types::Ordinal;
+  using Offset = typename Types::Offset;
+  using Coo = typename Types::Matrix;
+  using Csr = typename Types::Csr;
+  using Vector = typename Types::Vector;
+  if constexpr (sizeof(Ordinal) == 4 && sizeof(Offset) == 4 && std::is_same_v<Value, double>) {
+    Exec exec;
+    const std::int64_t longest = (std::int64_t(1) << 21) + 2 * 8192 + 300;
+    io::HostMatrix host;
+    // Row 3 has only three nonzero products, where x is 1: 1 first, 2^-53 at the start of the
+    // second block and 2^-53 last. Blocked, 1 + (2^-53 + 2^-53) = 1 + 2^-52; summed with the block
+    // first, (1 + 2^-53) + 2^-53 rounds to 1 twice. So the levels' joins show in its bits.
+    const std::int64_t ones = longest + 5;
+    host.numRows = 4;
+    host.numCols = 2 * longest + 5;
+    std::mt19937_64 rng(24);
+    std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-20, 20);
+    const auto add = [&](std::int64_t r, std::int64_t c, double value) {
+      host.row.push_back(r);
+      host.col.push_back(c);
+      host.value.push_back(value);
+    };
+    const auto addRandom = [&](std::int64_t r, std::int64_t c) { add(r, c, std::ldexp(mantissa(rng), exponent(rng))); };
+    addRandom(0, 3);
+    for (std::int64_t k = 0; k < longest; ++k) addRandom(1, k);
+    addRandom(2, 1), addRandom(2, 4);
+    for (std::int64_t k = 0; k < longest; ++k) {
+      const bool tiny = k == (std::int64_t(1) << 21) || k == longest - 1;
+      add(3, ones + k, k == 0 ? 1.0 : tiny ? std::ldexp(1.0, -53) : 0.0);
+    }
+    const Coo coo = cooFromHost<Coo>(host);
+    const Csr csr = csrFromCoo(exec, coo);
+    exec.fence();
+    host = io::HostMatrix();  // free the host's copy before the device's products
+    std::vector<Value> x = test::randomVector<Value>(2 * longest + 5, 41);
+    std::fill(x.begin() + ones, x.end(), Value(1));
+    const std::vector<Value> y0{Value(0.5), Value(-2), Value(3), Value(0.25)};
+    const Vector xd = test::deviceVector<typename Types::Device>(x, "x"), yd("y", 4);
+    const auto ym = Kokkos::create_mirror_view(yd);
+    const std::vector<Value> expected = csrOrder(toHost(csr), x, y0, Value(-0.75), Value(0.5));
+    const auto check = [&](const std::string& what, const auto& product) {
+      for (int i = 0; i < 4; ++i) ym(i) = y0[i];
+      Kokkos::deep_copy(yd, ym);
+      product();
+      exec.fence();
+      Kokkos::deep_copy(ym, yd);
+      const auto [wrong, firstWrong] = rowsThatDiffer(ym, expected);
+      BOOST_TEST(wrong == 0, what << " " << Exec::name() << ": " << wrong << " rows differ from the blocked CSR order");
+    };
+    for (const Kernel kernel : {Kernel::CsrScalar, Kernel::Coo}) {
+      OperatorOptions options;
+      options.kernel = kernel;
+      options.mode = Mode::Deterministic;
+      const SpmvOperator<Value, Ordinal, Offset, Exec> op(exec, csr, options);
+      check(std::string(op.kernel().name) + " operator", [&] { op.apply(exec, xd, yd, Value(-0.75), Value(0.5)); });
+    }
+    check("coo team walk", [&] {
+      Impl::walkRowsInOrderByTeams<Impl::RoundedRowSum<Value>>(exec, Impl::cooRowWalk(exec, coo), xd, yd, Value(-0.75),
+                                                               Value(0.5), "test::coo", 256, 3, 3);
+    });
   }
 }
 
@@ -638,7 +739,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
   Exec exec;
   constexpr bool gpu = !Impl::isHostSpace<Exec>();
   constexpr std::int64_t limit = Impl::kLongRowEntries;
-  const std::int64_t longestRows[] = {0, 70, limit, limit + 1, limit + 2, limit + 3, 1600};
+  const std::int64_t longestRows[] = {0, 70, limit, limit + 1, limit + 2, limit + 3, 1600, Impl::kRowApartEntries + 1};
   for (const std::int64_t longest : longestRows) {
     const Coo coo = cooFromHost<Coo>(oneLongRow(longest));
     const Csr csr = csrFromCoo(exec, coo);
@@ -651,7 +752,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
     for (std::size_t k = 0; k < tailRows.extent(0); ++k) ++tailLength[static_cast<std::size_t>(tailRows(k))];
     const std::int64_t tailLongest = tailLength.empty() ? 0 : *std::max_element(tailLength.begin(), tailLength.end());
 
-    const auto expect = [&](const char* format, const auto& rows, const Impl::RowWalkPlan& plan, std::int64_t staged) {
+    const auto expect = [&](const char* format, const auto& rows, const auto& plan, std::int64_t staged) {
       const std::int64_t measured = Impl::longestStagedRow(exec, rows);
       BOOST_TEST(measured == staged, format << " " << Exec::name() << ", longest row " << longest << ": measured "
                                             << measured << " staged entries, expected " << staged);
@@ -659,6 +760,12 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
       BOOST_TEST(plan.byTeams == (gpu && staged > limit),
                  format << " " << Exec::name() << ", longest row " << longest << " (" << staged
                         << " staged): by teams " << plan.byTeams);
+      // Where teams walk, a row past kRowApartEntries is listed, with its group of the blocked
+      // order.
+      const std::int64_t listed = plan.byTeams && staged > Impl::kRowApartEntries ? 1 : 0;
+      BOOST_TEST((plan.longRows.count == listed && plan.longRows.pieces == listed && plan.workspaceValues() == listed),
+                 format << " " << Exec::name() << ", longest row " << longest << ": " << plan.longRows.count
+                        << " long rows listed in " << plan.longRows.pieces << " groups, expected " << listed);
     };
     using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
     using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;

@@ -14,6 +14,7 @@
 #define BOOST_TEST_MODULE spmv_modes
 #include <boost/test/unit_test.hpp>
 
+#include "support/blocked_csr_order.hpp"
 #include "support/generated.hpp"
 #include "support/kokkos_env.hpp"
 #include "support/mode_kernels.hpp"
@@ -457,7 +458,8 @@ class AllocationCounter {
 };
 
 /// y = alpha*A*x + beta*y0 in csr-scalar's order, on the host: each row's entries by increasing
-/// column (ties in storage order), summed from -0.0, each product and sum rounded on its own.
+/// column (ties in storage order), each product rounded on its own, summed in the blocked CSR
+/// order (support/blocked_csr_order.hpp).
 template <class Value>
 std::vector<Value> csrOrderSpmv(const io::HostMatrix& A, const std::vector<Value>& x, Value alpha, Value beta,
                                 const std::vector<Value>& y0) {
@@ -466,14 +468,12 @@ std::vector<Value> csrOrderSpmv(const io::HostMatrix& A, const std::vector<Value
   std::stable_sort(order.begin(), order.end(), [&](std::int64_t p, std::int64_t q) {
     return std::tie(A.row[p], A.col[p]) < std::tie(A.row[q], A.col[q]);
   });
-  std::vector<Value> sum(A.numRows, -Value(0));
-  for (const std::int64_t k : order) {
-    const Value product = static_cast<Value>(A.value[k]) * x[A.col[k]];
-    sum[A.row[k]] = sum[A.row[k]] + product;
-  }
+  std::vector<std::vector<Value>> products(A.numRows);
+  for (const std::int64_t k : order) products[A.row[k]].push_back(static_cast<Value>(A.value[k]) * x[A.col[k]]);
   std::vector<Value> y(A.numRows);
   for (std::int64_t i = 0; i < A.numRows; ++i) {
-    y[i] = beta == Value(0) ? alpha * sum[i] : std::fma(alpha, sum[i], beta * y0[i]);
+    const Value sum = test::blockedCsrOrder(products[i]);
+    y[i] = beta == Value(0) ? alpha * sum : std::fma(alpha, sum, beta * y0[i]);
   }
   return y;
 }
@@ -657,7 +657,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_sums_long_rows_in_chunks, Cfg, test:
     }
     BOOST_TEST(state.longestRow == 600000);
     BOOST_TEST(state.longRows.count == static_cast<std::int64_t>(longRows.size()));
-    BOOST_TEST(state.longRows.chunks == chunks);
+    BOOST_TEST(state.longRows.pieces == chunks);
     if (state.longRows.count == static_cast<std::int64_t>(longRows.size())) {
       const auto listed = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), state.longRows.rows);
       for (std::size_t r = 0; r < longRows.size(); ++r) BOOST_TEST(static_cast<std::int64_t>(listed(r)) == longRows[r]);
@@ -753,7 +753,7 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(accurate_mode_picks_its_csr_kernel_by_the_rows, Cf
         BOOST_TEST(got == want, c.name << ": the rows of bin " << b);
       }
     }
-    const std::int64_t needed = longRows ? Impl::csrLongRowsWorkspaceValues<Value>(state.longRows.chunks) : 0;
+    const std::int64_t needed = longRows ? Impl::csrLongRowsWorkspaceValues<Value>(state.longRows.pieces) : 0;
     BOOST_TEST(state.workspaceValues() == needed, c.name);
     const std::int64_t neededBytes = needed * static_cast<std::int64_t>(sizeof(Value));
     // BRC keeps workspace of its own in the other modes.

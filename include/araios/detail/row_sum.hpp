@@ -1,9 +1,11 @@
 #pragma once
 // The per-row accumulators that the row-wise SpMV kernels are written over, one per mode:
 //
-//   RoundedRowSum  Fast and Deterministic: sum = -0.0, then sum = sum + a*x for each entry in
-//                  the kernel's order, the product and the sum each rounded (accumulateProduct),
-//                  then y_i = storeRow(sum).
+//   RoundedRowSum  Fast and Deterministic: the entries in the kernel's order summed in the
+//                  blocked CSR order (blocked_sum.hpp: chunks of 32 entries, each from -0.0
+//                  with the product and the sum rounded, then the chunks' sums in levels of
+//                  256), then y_i = storeRow(sum). A row of up to 32 entries is summed
+//                  plainly, left to right.
 //   ExpansionRowSum  Accurate, first pass: a floating-point expansion that proves the
 //                  correctly rounded result or marks the row undecided (expansion_row_sum.hpp).
 //   ExactRowSum    Accurate, for the undecided rows: every product a*x is added exactly into a long fixed-point
@@ -15,6 +17,7 @@
 // A kernel takes the accumulator as a template parameter and does
 //   Acc acc;  for (each entry of row i) acc.add(a, x);  acc.store(y, i, alpha, beta);
 // withRowAccumulator() picks the type from the mode and, for Accurate, runs the two passes.
+#include <araios/detail/blocked_sum.hpp>
 #include <araios/detail/expansion_row_sum.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/mode.hpp>
@@ -29,12 +32,12 @@ namespace araios::Impl {
 
 template <class Value>
 struct RoundedRowSum {
-  Value sum;
-  KOKKOS_INLINE_FUNCTION RoundedRowSum() : sum(sumIdentity<Value>()) {}
-  KOKKOS_INLINE_FUNCTION void add(Value a, Value x) { accumulateProduct(sum, a, x); }
+  BlockedRowSum<Value> sum;
+  KOKKOS_INLINE_FUNCTION void add(Value a, Value x) { sum.add(a, x); }
+  KOKKOS_INLINE_FUNCTION Value value() const { return sum.value(); }
   template <class YView, class Index>
   KOKKOS_INLINE_FUNCTION void store(const YView& y, Index i, Value alpha, Value beta) const {
-    storeRow(y, i, sum, alpha, beta);
+    storeRow(y, i, sum.value(), alpha, beta);
   }
 };
 

@@ -1,17 +1,22 @@
 #pragma once
 // The row walk in CSR order that COO, CSC and HYB run outside Fast mode: each row's entries
-// summed one after the other, in the format's canonical order, into one accumulator (row_sum.hpp).
-// The order is a chain of dependent additions, so a row cannot be split; what can be shared is
-// the reading. One thread per row reads a long row alone: on a GPU each entry then waits on its
-// own loads (a row of 2,000,000 entries took 0.2 s on an H200), while the rest of the GPU idles.
+// summed in the format's canonical order, into one accumulator (row_sum.hpp; in Deterministic
+// mode the blocked CSR order of blocked_sum.hpp). Within a chunk of 32 entries the order is a
+// chain of dependent additions; what can be shared is the reading, and, in Deterministic mode,
+// the chunks of a long row. One thread per row reads a long row alone: on a GPU each entry then
+// waits on its own loads (a row of 2,000,000 entries took 0.2 s on an H200), while the rest of
+// the GPU idles.
 //
 // So on a GPU the rows are walked by teams of kRowTeamSize threads, a thread per row of the
 // team's block, and a row of more than kLongRowEntries staged entries is left to the whole team
 // once the short ones are done: the team's threads load the row in chunks of kLongRowChunk
 // entries into scratch (coalesced, many loads in flight), and thread 0 adds them in order, into
 // the one accumulator, while the other warps load the next chunk. The same operations in the
-// same order as the thread's walk, so the same bits; only who loads changes. On a CPU a thread
-// per row reads its row at memory speed, and the walk stays one thread per row.
+// same order as the thread's walk, so the same bits; only who loads changes. In Deterministic
+// mode a row of more than kRowApartEntries staged entries is summed apart instead, by as many
+// teams as it has groups of the blocked order (long_rows_in_order.hpp): thread 0's chain of
+// additions was the bound there (9.6 ms for two rows of 1.36 million entries on an H200). On a
+// CPU a thread per row reads its row at memory speed, and the walk stays one thread per row.
 //
 // The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.05
 // to 3.0x the time of a thread per row on an H200 (stencil, FEM, uniform and rectangular
@@ -26,8 +31,12 @@
 //   head(acc, i, x)               entries of row i added before the staged ones, by the row's
 //                                 one thread (HYB's ELL slots; nothing for COO and CSC);
 //   begin(i), end(i)              the positions of row i's other entries, in order;
-//   entry(q, a, column)           the value and column at position q.
+//   entry(q, a, column)           the value and column at position q;
+// and, where it has a head, headLength(i) and headEntry(i, k, a, column) for the rows summed by
+// groups (long_rows_in_order.hpp).
 #include <araios/detail/host_space.hpp>
+#include <araios/detail/long_rows_in_order.hpp>
+#include <araios/detail/row_sum.hpp>
 #include <araios/detail/team_parallel_for.hpp>
 #include <araios/detail/team_scratch.hpp>
 #include <araios/spmv_options.hpp>
@@ -35,7 +44,9 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 namespace araios::Impl {
 
@@ -45,15 +56,27 @@ constexpr int kRowTeamSize = 256;
 constexpr std::int64_t kLongRowEntries = 256;
 /// Entries of a long row staged at once (two such buffers per team).
 constexpr int kLongRowChunk = 512;
+/// Staged entries above which Deterministic mode sums a row by groups of the blocked order, many
+/// teams at once (long_rows_in_order.hpp), instead of by its block's team.
+constexpr std::int64_t kRowApartEntries = 512;
+/// No row apart.
+constexpr std::int64_t kNoRowsApart = std::numeric_limits<std::int64_t>::max();
 
 /// How a matrix's rows are walked, chosen once from their lengths: on a GPU, by teams where some
 /// row has more than kLongRowEntries staged entries; otherwise, and always on a CPU, a thread
-/// per row. An operator keeps its plan (detail/spmv_state.hpp); a bare product plans on the call.
+/// per row. Where teams walk, Deterministic mode's long rows are listed too: their groups of
+/// the blocked CSR order are summed apart (long_rows_in_order.hpp), into a workspace of
+/// workspaceValues(). An operator keeps its plan (detail/spmv_state.hpp); a bare product plans
+/// on the call.
+template <class Device>
 struct RowWalkPlan {
   bool planned = false;
   bool byTeams = false;
+  LongRowList<std::int64_t, Device> longRows;
   bool ready() const { return planned; }
-  std::int64_t bytes() const { return 0; }
+  std::int64_t bytes() const { return longRows.bytes(); }
+  /// Values of workspace a product needs: a sum per group of the long rows.
+  std::int64_t workspaceValues() const { return longRows.pieces; }
   /// The plan in words, whatever the algorithm (the walk serves the modes that keep CSR's order).
   std::string describe(SpmvAlgorithm /*algorithm*/) const {
     if (!planned) return {};
@@ -85,14 +108,17 @@ std::int64_t longestStagedRow(const ExecSpace& exec, const Rows& rows) {
 }
 
 /// The plan for walking the rows that `makeRows()` gives on `exec`: on a GPU from the longest
-/// row (so it waits for `exec`); on a CPU a thread per row, with nothing to measure, so the rows
-/// are not even made (a COO without row offsets would sort its entries for them).
-template <class ExecSpace, class MakeRows>
-RowWalkPlan planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRows) {
-  RowWalkPlan plan;
+/// row, and the list of long rows where there are any (so it waits for `exec`); on a CPU a
+/// thread per row, with nothing to measure, so the rows are not even made (a COO without row
+/// offsets would sort its entries for them).
+template <class Device, class ExecSpace, class MakeRows>
+RowWalkPlan<Device> planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRows) {
+  RowWalkPlan<Device> plan;
   plan.planned = true;
   if constexpr (!isHostSpace<ExecSpace>()) {
-    plan.byTeams = longestStagedRow(exec, makeRows()) > kLongRowEntries;
+    const auto& rows = makeRows();
+    plan.byTeams = longestStagedRow(exec, rows) > kLongRowEntries;
+    if (plan.byTeams) plan.longRows = listLongRowsInOrder<Device>(exec, rows, kRowApartEntries);
   } else {
     (void)exec, (void)makeRows;
   }
@@ -100,9 +126,9 @@ RowWalkPlan planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRows) {
 }
 
 /// The plan for walking `rows` on `exec` (planRowWalkOf).
-template <class ExecSpace, class Rows>
-RowWalkPlan planRowWalk(const ExecSpace& exec, const Rows& rows) {
-  return planRowWalkOf(exec, [&rows]() -> const Rows& { return rows; });
+template <class Device, class ExecSpace, class Rows>
+RowWalkPlan<Device> planRowWalk(const ExecSpace& exec, const Rows& rows) {
+  return planRowWalkOf<Device>(exec, [&rows]() -> const Rows& { return rows; });
 }
 
 /// One thread per row: the walk itself.
@@ -137,6 +163,7 @@ struct RowsInOrderTeamKernel {
   YView y;
   Value alpha, beta;
   std::int64_t longRowEntries;  ///< kLongRowEntries, or less to test the team's reading on small matrices
+  std::int64_t apartEntries;    ///< rows of more staged entries are summed by groups (long_rows_in_order.hpp)
 
   static std::size_t scratchBytes(int teamSize) {
     return scratchArrayBytes<Value>(4 * kLongRowChunk) + scratchArrayBytes<std::int64_t>(teamSize) +
@@ -155,7 +182,10 @@ struct RowsInOrderTeamKernel {
 
     const std::int64_t i = static_cast<std::int64_t>(team.league_rank()) * size + rank;
     if (i < static_cast<std::int64_t>(rows.numRows)) {
-      if (static_cast<std::int64_t>(rows.end(i) - rows.begin(i)) > longRowEntries) {
+      const auto staged = static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
+      if (staged > apartEntries) {
+        // Summed by groups, in another launch.
+      } else if (staged > longRowEntries) {
         longRows[Kokkos::atomic_fetch_add(longCount, 1)] = i;  // which slot does not matter: rows are independent
       } else {
         RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta}(i);
@@ -209,15 +239,16 @@ struct RowsInOrderTeamKernel {
   }
 };
 
-/// The team walk on any backend, with teams of `teamSize` threads and rows of more than
-/// `longRowEntries` staged entries read by the whole team (the GPU's walk; on a CPU for tests).
+/// The team kernel alone, with teams of `teamSize` threads; rows of more than `longRowEntries`
+/// staged entries are read by the whole team, and those of more than `apartEntries` left alone.
 template <class Acc, class ExecSpace, class Rows, class XView, class YView>
-void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
-                            typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                            const char* label, int teamSize, std::int64_t longRowEntries) {
+void launchRowTeams(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                    typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                    const char* label, int teamSize, std::int64_t longRowEntries,
+                    std::int64_t apartEntries = kNoRowsApart) {
   using Kernel = RowsInOrderTeamKernel<ExecSpace, Rows, XView, YView, Acc>;
   if (rows.numRows <= 0) return;
-  const Kernel kernel{rows, x, y, alpha, beta, longRowEntries};
+  const Kernel kernel{rows, x, y, alpha, beta, longRowEntries, apartEntries};
   // The Accurate accumulators take many registers: the team may have to be smaller.
   const int largest = Kokkos::TeamPolicy<ExecSpace>(exec, 1, 1)
                           .set_scratch_size(0, Kokkos::PerTeam(Kernel::scratchBytes(teamSize)))
@@ -230,14 +261,68 @@ void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView
                   kernel);
 }
 
+/// Deterministic mode's accumulator: the one whose long rows can be summed by groups.
+template <class Acc>
+struct SumsLongRowsApart : std::false_type {};
+template <class Value>
+struct SumsLongRowsApart<RoundedRowSum<Value>> : std::true_type {};
+template <class Acc>
+inline constexpr bool sumsLongRowsApart = SumsLongRowsApart<Acc>::value;
+
+/// The team walk with the rows of `longRows` (those of more than `apartEntries` staged entries)
+/// summed by groups, their sums in `work` where it holds enough values, otherwise in an
+/// allocation of the call's.
+template <class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
+void walkRowsWithLongRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                               typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                               const char* label, int teamSize, std::int64_t longRowEntries, std::int64_t apartEntries,
+                               const LongRowList<std::int64_t, Device>& longRows, const Work& work) {
+  using Value = typename YView::non_const_value_type;
+  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries,
+                                       longRows.count > 0 ? apartEntries : kNoRowsApart);
+  if (longRows.count == 0) return;
+  using Sums = Kokkos::View<Value*, typename Work::device_type>;
+  const bool fits = static_cast<std::int64_t>(work.extent(0)) >= longRows.pieces;
+  const Sums sums = fits ? Sums(work.data(), work.extent(0))
+                         : Sums(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::long_rows::group_sums"),
+                                longRows.pieces);
+  sumLongRowsInOrder(exec, rows, longRows, x, y, alpha, beta, sums);
+  if (!fits) exec.fence();  // the group sums die with this scope
+}
+
+/// The team walk on any backend, with teams of `teamSize` threads, rows of more than
+/// `longRowEntries` staged entries read by the whole team and, in Deterministic mode, rows of
+/// more than `apartEntries` summed by groups (the GPU's walk; on a CPU for tests).
+template <class Acc, class ExecSpace, class Rows, class XView, class YView>
+void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                            typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                            const char* label, int teamSize, std::int64_t longRowEntries,
+                            std::int64_t apartEntries = kRowApartEntries) {
+  using Device = typename ExecSpace::device_type;
+  if constexpr (sumsLongRowsApart<Acc>) {
+    const auto longRows = listLongRowsInOrder<Device>(exec, rows, apartEntries);
+    walkRowsWithLongRowsApart(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apartEntries, longRows,
+                              Kokkos::View<typename YView::non_const_value_type*, Device>());
+  } else {
+    launchRowTeams<Acc>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries);
+  }
+}
+
 /// The walk of `rows` in accumulator Acc, as `plan` (from planRowWalk on these rows) says: by
-/// teams, or a thread per row indexed by Index (the format's ordinal type).
-template <class Acc, class Index, class ExecSpace, class Rows, class XView, class YView>
+/// teams, or a thread per row indexed by Index (the format's ordinal type). `work`: the
+/// product's workspace, at least plan.workspaceValues() values for an operator's plan (a bare
+/// product's call allocates what it lacks).
+template <class Acc, class Index, class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
 void walkRowsInOrder(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
                      typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                     const char* label, const RowWalkPlan& plan) {
+                     const char* label, const RowWalkPlan<Device>& plan, const Work& work) {
   if (plan.byTeams) {
-    walkRowsInOrderByTeams<Acc>(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries);
+    if constexpr (sumsLongRowsApart<Acc>) {
+      walkRowsWithLongRowsApart(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries,
+                                kRowApartEntries, plan.longRows, work);
+    } else {
+      launchRowTeams<Acc>(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries);
+    }
     return;
   }
   const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>> policy(exec, 0, static_cast<Index>(rows.numRows));

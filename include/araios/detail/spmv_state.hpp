@@ -15,6 +15,8 @@
 //   static void apply(..., const View& work, const State& state);   // apply's arguments, then it
 //   std::string describe(SpmvAlgorithm) const   (optional) what the state chose for that
 //                        algorithm's products, in words, or nothing (SpmvOperator::plan)
+//   std::int64_t workspaceValues() const        (optional) the workspace its products need,
+//                        in values, beyond the format's own (spmvWorkspaceValues)
 // Formats without a State keep their apply and are passed nothing.
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/mode.hpp>
@@ -53,6 +55,24 @@ struct DescribesItself : std::false_type {};
 template <class State>
 struct DescribesItself<State, std::void_t<decltype(std::declval<const State&>().describe(SpmvAlgorithm{}))>>
     : std::true_type {};
+
+template <class State, class = void>
+struct StateNeedsWorkspace : std::false_type {};
+template <class State>
+struct StateNeedsWorkspace<State, std::void_t<decltype(std::declval<const State&>().workspaceValues())>>
+    : std::true_type {};
+
+/// Values of workspace a product with `state` needs beyond what the format asks for (0 for
+/// states that need none).
+template <class State>
+std::int64_t spmvStateWorkspaceValues(const State& state) {
+  if constexpr (StateNeedsWorkspace<State>::value) {
+    return state.workspaceValues();
+  } else {
+    (void)state;
+    return 0;
+  }
+}
 
 /// What `state` chose for the products of `algorithm`, in words; empty where it chose nothing.
 template <class State>

@@ -1,7 +1,7 @@
 #pragma once
 // Shared by the probes in this folder (lanes_probe.cpp, merge_probe.cpp, short_rows_probe.cpp) and
 // the GPU probes (nvidia-h100/merge_one_launch, nvidia-h200/rows_in_order: their matrices,
-// gpuProbeCases): a
+// gpuProbeCases; nvidia-h100/long_rows: csrFromArrays): a
 // random square CSR matrix in the memory of Csr's device, and the check of a kernel's bits against
 // another build's. Row i has length(i, rng) entries in uniformly drawn
 // columns (sorted, repeats kept), with values in [1, 2).

@@ -53,7 +53,7 @@ struct BrcSlotRowKernel {
     if (row == Brc::paddingRow) return;
     RoundedRowSum<Value> piece;
     brcAddPiece(A, x, p, piece);
-    Kokkos::atomic_add(&y(row), alpha * piece.sum);
+    Kokkos::atomic_add(&y(row), alpha * piece.value());
   }
 };
 
@@ -68,7 +68,7 @@ struct BrcPieceSums {
     if (A.rowPerm(p) == Brc::paddingRow) return;
     RoundedRowSum<typename Brc::value_type> piece;
     brcAddPiece(A, x, p, piece);
-    pieceSum(p) = piece.sum;
+    pieceSum(p) = piece.value();
   }
 };
 

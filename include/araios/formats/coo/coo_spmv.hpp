@@ -8,10 +8,10 @@
 //                  runs the Deterministic walk instead.
 //   Deterministic  no atomics: a sorted segmented reduction. Each row's entries are taken in
 //                  the canonical order of coo_row_order.hpp (storage order within the row) and
-//                  summed one after the other from -0.0, each product and sum rounded on its
-//                  own (RoundedRowSum), then stored through storeRow (the walk of
-//                  detail/rows_in_order.hpp: on a GPU a long row's entries are read by a whole
-//                  team). For a COO made from CSR (or read from a sorted file) that is CSR
+//                  summed in the blocked CSR order (chunks of 32 from -0.0, each product and
+//                  sum rounded on its own, then the chunks' sums: RoundedRowSum), then stored
+//                  through storeRow (the walk of detail/rows_in_order.hpp: on a GPU a long
+//                  row's entries are read by a whole team, or its chunks summed by many). For a COO made from CSR (or read from a sorted file) that is CSR
 //                  order: the bits of csr-scalar.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 //                  An operator runs the CSR Accurate product on the CSR matrix it was built
@@ -44,18 +44,18 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
   using Coo = CooMatrix<Value, Ordinal, Offset, Device>;
   /// How the rows are walked (detail/rows_in_order.hpp), planned once for an operator whatever
   /// its mode: one reduction over the rows, where apply may walk them in any mode.
-  using State = RowWalkPlan;
+  using State = RowWalkPlan<Device>;
 
   template <class Csr>
   static State prepare(const ExecSpace& exec, const Coo& A, const Csr& /*source*/, Mode /*mode*/) {
-    const State plan = planRowWalkOf(exec, [&] { return cooRowWalk(exec, A); });
+    const State plan = planRowWalkOf<Device>(exec, [&] { return cooRowWalk(exec, A); });
     exec.fence();  // a row order sorted for the plan (on a GPU) dies with this scope
     return plan;
   }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Coo& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/,
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work,
                     const State& plan = State()) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "COO");
     // On a CPU Fast mode walks the rows as Deterministic mode does, where the entries are
@@ -66,10 +66,10 @@ struct Spmv<ExecSpace, CooMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const auto rows = cooRowWalk(exec, A);
-    const State walk = plan.ready() ? plan : planRowWalk(exec, rows);
+    const State walk = plan.ready() ? plan : planRowWalk<Device>(exec, rows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rows, x, yv, alpha, beta, "araios::spmv::coo_rows",
-                                                             walk);
+                                                             walk, work);
     });
     if (!rows.order.identity) exec.fence();  // the sorted order dies with this scope
   }

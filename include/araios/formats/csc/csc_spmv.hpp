@@ -135,7 +135,7 @@ template <class Ordinal, class Offset, class Device>
 struct CscRows {
   Kokkos::View<Ordinal*, Device> colOfPosition;  ///< the column of the entry at each position of the order
   RowOrder<Offset, Device> order;                 ///< the entries of each row, by increasing column
-  RowWalkPlan walk;                               ///< how the product walks these rows (rows_in_order.hpp)
+  RowWalkPlan<Device> walk;                       ///< how the product walks these rows (rows_in_order.hpp)
 
   /// Bytes of the grouping of nnz entries in `rows` rows: a column and an entry per position,
   /// and the row offsets.
@@ -151,9 +151,12 @@ struct CscRows {
   bool ready() const { return order.ptr.extent(0) != 0; }
   std::int64_t bytes() const {
     return ready() ? bytesFor(static_cast<std::int64_t>(colOfPosition.extent(0)),
-                              static_cast<std::int64_t>(order.ptr.extent(0)) - 1)
+                              static_cast<std::int64_t>(order.ptr.extent(0)) - 1) +
+                         walk.bytes()
                    : 0;
   }
+  /// Values of workspace a product needs (RowWalkPlan::workspaceValues).
+  std::int64_t workspaceValues() const { return walk.workspaceValues(); }
   /// How a product walks the rows, in words (RowWalkPlan::describe); nothing when not built.
   std::string describe(SpmvAlgorithm algorithm) const { return ready() ? walk.describe(algorithm) : std::string(); }
 };
@@ -190,7 +193,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     lightParallelFor(gather.c_str(), exec, static_cast<std::int64_t>(A.nnz()),
                      ColumnsInOrder<decltype(colOfEntry), decltype(rows.order.perm)>{rows.colOfPosition, colOfEntry,
                                                                                    rows.order.perm});
-    rows.walk = planRowWalk(exec, rowWalk(A, rows));
+    rows.walk = planRowWalk<Device>(exec, rowWalk(A, rows));
     exec.fence();  // colOfEntry dies with this scope
     return rows;
   }
@@ -207,7 +210,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Csc& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/, const State& state) {
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work, const State& state) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "CSC");
     if (options.mode == Mode::Fast) {
       scaleByBeta(exec, y, beta);
@@ -223,7 +226,7 @@ struct Spmv<ExecSpace, CscMatrix<Value, Ordinal, Offset, Device>> {
     const State rows = state.ready() ? state : groupByRow(exec, A, "araios::spmv::csc");
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rowWalk(A, rows), x, yv, alpha, beta,
-                                                             "araios::spmv::csc_rows", rows.walk);
+                                                             "araios::spmv::csc_rows", rows.walk, work);
     });
     if (!state.ready()) exec.fence();  // the row order made for this call dies with this scope
   }

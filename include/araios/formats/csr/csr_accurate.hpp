@@ -50,8 +50,7 @@ struct CsrAccurateState {
   std::int64_t workspaceValues() const { return workspace; }
   /// Bytes of the bins and the list of long rows (the CSR matrix is the caller's).
   std::int64_t bytes() const {
-    return bins.bytes() + static_cast<std::int64_t>(longRows.rows.span() * sizeof(typename Csr::ordinal_type) +
-                                                    longRows.firstChunk.span() * sizeof(std::int64_t));
+    return bins.bytes() + longRows.bytes();
   }
 };
 
@@ -69,7 +68,7 @@ CsrAccurateState<Csr> csrAccurateState(const ExecSpace& exec, const Csr& source)
   if (state.kernel == AccurateCsrKernel::Rows) return state;
   if (state.kernel == AccurateCsrKernel::Bins) state.bins = csrRowBins(exec, source);
   state.longRows = csrLongRows(exec, source, state.longestRow);
-  state.workspace = csrLongRowsWorkspaceValues<typename Csr::value_type>(state.longRows.chunks);
+  state.workspace = csrLongRowsWorkspaceValues<typename Csr::value_type>(state.longRows.pieces);
   return state;
 }
 

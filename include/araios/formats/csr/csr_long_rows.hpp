@@ -9,6 +9,7 @@
 // The list of long rows and where each one's chunks start is found once, on the device, by
 // an operator (CsrAccurateState) or by a bare call.
 #include <araios/detail/expansion_row_sum.hpp>
+#include <araios/detail/long_row_list.hpp>
 #include <araios/formats/csr/csr_strided_expansion.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
 #include <araios/detail/team_parallel_for.hpp>
@@ -26,14 +27,9 @@ namespace araios::Impl {
 constexpr std::int64_t kAccurateChunkEntries = 2048;
 
 /// A's long rows, those of more than kAccurateLanesLongestRow entries (ascending), and for
-/// each the index of its first chunk; firstChunk(count) is the number of chunks.
+/// each the index of its first chunk (firstPiece); firstPiece(count) is the number of chunks.
 template <class Csr>
-struct CsrLongRows {
-  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
-  Kokkos::View<std::int64_t*, typename Csr::device_type> firstChunk;
-  std::int64_t count = 0;
-  std::int64_t chunks = 0;
-};
+using CsrLongRows = LongRowList<typename Csr::ordinal_type, typename Csr::device_type>;
 
 template <class Csr>
 KOKKOS_INLINE_FUNCTION std::int64_t csrRowLength(const Csr& A, std::int64_t i) {
@@ -79,39 +75,13 @@ CsrRowLengthSums csrRowLengthSums(const ExecSpace& exec, const Csr& A) {
   return sums;
 }
 
+/// CSR's row lengths, for the list of long rows (detail/long_row_list.hpp).
 template <class Csr>
-struct CountLongRows {
+struct CsrRowLengths {
   Csr A;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& count) const {
-    if (csrRowLength(A, i) > kAccurateLanesLongestRow) ++count;
-  }
-};
-
-template <class Csr>
-struct ListLongRows {
-  Csr A;
-  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t& before, const bool final) const {
-    if (csrRowLength(A, i) <= kAccurateLanesLongestRow) return;
-    if (final) rows(before) = static_cast<typename Csr::ordinal_type>(i);
-    ++before;
-  }
-};
-
-template <class Csr>
-struct ListFirstChunks {
-  Csr A;
-  Kokkos::View<typename Csr::ordinal_type*, typename Csr::device_type> rows;
-  Kokkos::View<std::int64_t*, typename Csr::device_type> firstChunk;
-  std::int64_t count;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, std::int64_t& before, const bool final) const {
-    const std::int64_t chunks = (csrRowLength(A, rows(r)) + kAccurateChunkEntries - 1) / kAccurateChunkEntries;
-    if (final) {
-      firstChunk(r) = before;
-      if (r + 1 == count) firstChunk(count) = before + chunks;
-    }
-    before += chunks;
-  }
+  std::int64_t numRows;
+  KOKKOS_INLINE_FUNCTION std::int64_t longLength(std::int64_t i) const { return csrRowLength(A, i); }
+  KOKKOS_INLINE_FUNCTION std::int64_t pieceLength(std::int64_t i) const { return csrRowLength(A, i); }
 };
 
 /// A's long rows, found on `exec` (a reduction, two scans and one value read back), for a
@@ -119,23 +89,10 @@ struct ListFirstChunks {
 /// is not long.
 template <class ExecSpace, class Csr>
 CsrLongRows<Csr> csrLongRows(const ExecSpace& exec, const Csr& A, std::int64_t longestRow) {
-  using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
-  CsrLongRows<Csr> list;
-  if (longestRow <= kAccurateLanesLongestRow) return list;
-  Kokkos::parallel_reduce("araios::spmv::csr_accurate::count_long_rows", Range(exec, 0, A.numRows),
-                          CountLongRows<Csr>{A}, list.count);
-  if (list.count == 0) return list;
-  list.rows = decltype(list.rows)(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::long_rows"),
-                                  list.count);
-  list.firstChunk = decltype(list.firstChunk)(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::csr_accurate::first_chunk"), list.count + 1);
-  Kokkos::parallel_scan("araios::spmv::csr_accurate::list_long_rows", Range(exec, 0, A.numRows),
-                        ListLongRows<Csr>{A, list.rows});
-  Kokkos::parallel_scan("araios::spmv::csr_accurate::first_chunks", Range(exec, 0, list.count),
-                        ListFirstChunks<Csr>{A, list.rows, list.firstChunk, list.count});
-  exec.fence();
-  Kokkos::deep_copy(list.chunks, Kokkos::subview(list.firstChunk, list.count));
-  return list;
+  if (longestRow <= kAccurateLanesLongestRow) return {};
+  return listLongRows<typename Csr::ordinal_type, typename Csr::device_type>(
+      exec, CsrRowLengths<Csr>{A, static_cast<std::int64_t>(A.numRows)}, kAccurateLanesLongestRow,
+      kAccurateChunkEntries, "araios::spmv::csr_accurate");
 }
 
 /// Values of workspace the chunks' expansions take.
@@ -167,18 +124,9 @@ struct CsrLongRowChunkKernel {
   KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     Partial* const sums = scratchArray<Partial>(team, team.team_size());
     const std::int64_t c = team.league_rank();
-    // The long row of chunk c: the last r with firstChunk(r) <= c.
-    std::int64_t lo = 0, hi = list.count - 1;
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo + 1) / 2;
-      if (list.firstChunk(mid) <= c) {
-        lo = mid;
-      } else {
-        hi = mid - 1;
-      }
-    }
+    const std::int64_t lo = list.rowOfPiece(c);
     const std::int64_t row = list.rows(lo), rowEnd = static_cast<std::int64_t>(A.rowPtr(row + 1));
-    const std::int64_t begin = static_cast<std::int64_t>(A.rowPtr(row)) + (c - list.firstChunk(lo)) * kAccurateChunkEntries;
+    const std::int64_t begin = static_cast<std::int64_t>(A.rowPtr(row)) + (c - list.firstPiece(lo)) * kAccurateChunkEntries;
     const std::int64_t end = begin + kAccurateChunkEntries < rowEnd ? begin + kAccurateChunkEntries : rowEnd;
     const int me = team.team_rank(), size = team.team_size();
     // A thread's entries of the chunk (8 on a GPU) are loaded together, then summed.
@@ -210,7 +158,7 @@ struct CsrLongRowJoinKernel {
     const std::int64_t r = team.league_rank();
     const int me = team.team_rank(), size = team.team_size();
     Partial sum;
-    for (std::int64_t c = list.firstChunk(r) + me; c < list.firstChunk(r + 1); c += size) sum.join(chunkSums(c));
+    for (std::int64_t c = list.firstPiece(r) + me; c < list.firstPiece(r + 1); c += size) sum.join(chunkSums(c));
     sums[me] = sum;
     team.team_barrier();
     for (int width = size / 2; width >= 1; width /= 2) {
@@ -222,7 +170,7 @@ struct CsrLongRowJoinKernel {
 };
 
 /// The expansion pass of Accurate mode over A's long rows, `work` holding at least
-/// csrLongRowsWorkspaceValues(list.chunks) values.
+/// csrLongRowsWorkspaceValues(list.pieces) values.
 template <class ExecSpace, class Csr, class XView, class YView>
 void csrLongRowsPass(const ExecSpace& exec, const Csr& A, const CsrLongRows<Csr>& list, const XView& x,
                      const YView& y, typename Csr::value_type alpha, typename Csr::value_type beta,
@@ -230,15 +178,15 @@ void csrLongRowsPass(const ExecSpace& exec, const Csr& A, const CsrLongRows<Csr>
   using Value = typename Csr::value_type;
   using Partial = ExpansionRowSum<Value>;
   if (list.count == 0) return;
-  checkWorkspace(work, csrLongRowsWorkspaceValues<Value>(list.chunks), "CSR long rows (Accurate mode)");
+  checkWorkspace(work, csrLongRowsWorkspaceValues<Value>(list.pieces), "CSR long rows (Accurate mode)");
   const std::uintptr_t address =
       (reinterpret_cast<std::uintptr_t>(work.data()) + alignof(Partial) - 1) / alignof(Partial) * alignof(Partial);
   const Kokkos::View<Partial*, typename Csr::device_type, Kokkos::MemoryUnmanaged> chunkSums(
-      reinterpret_cast<Partial*>(address), list.chunks);
+      reinterpret_cast<Partial*>(address), list.pieces);
   const int teamSize = csrChunkTeamSize<ExecSpace>();
   teamParallelFor("araios::spmv::csr_accurate_chunks",
                   Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<csrChunkTeamSize<ExecSpace>(), 2>>(
-                      exec, static_cast<int>(list.chunks), teamSize)
+                      exec, static_cast<int>(list.pieces), teamSize)
                       .set_scratch_size(0, Kokkos::PerTeam(scratchArrayBytes<Partial>(teamSize))),
                   CsrLongRowChunkKernel<ExecSpace, Csr, XView>{A, x, list, chunkSums});
   teamParallelFor("araios::spmv::csr_accurate_long_rows",

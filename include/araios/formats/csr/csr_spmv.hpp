@@ -1,8 +1,9 @@
 #pragma once
 // CSR SpMV, three portable kernels, each in the three modes (araios/mode.hpp):
 //   scalar: one thread per row (csr_rows.hpp); best for short, even rows (stencils, road
-//           networks). Fast and Deterministic: row i's entries summed in CSR order from -0.0,
-//           each product and sum rounded (RoundedRowSum): the same on every backend.
+//           networks). Fast and Deterministic: row i's entries summed in the blocked CSR
+//           order (chunks of 32 from -0.0, each product and sum rounded, then the chunks'
+//           sums: RoundedRowSum): the same on every backend.
 //   vector: a team of threads, each with a group of vector lanes, per block of rows; the lanes
 //           of one row reduce together, so long rows are read coalesced on a GPU.
 //           Fast: a Kokkos lane reduction, whose order follows the vector length.

@@ -9,10 +9,11 @@
 //                  On a CPU, where atomic additions cost more than the row walk
 //                  (fastModeScattersAtomically), Fast mode runs the Deterministic walk.
 //   Deterministic  a row's ELL slots and then its COO entries (the COO part is sorted by row,
-//                  in CSR order) summed one after the other from -0.0, each product and sum
-//                  rounded, and stored once: the row's entries in CSR order, the bits of
-//                  csr-scalar. The walk of detail/rows_in_order.hpp: a thread per row, and on a
-//                  GPU a whole team reads the COO entries of a long row.
+//                  in CSR order) summed in the blocked CSR order (RoundedRowSum), each product
+//                  and sum rounded, and stored once: the row's entries in CSR order, the bits
+//                  of csr-scalar. The walk of detail/rows_in_order.hpp: a thread per row, and
+//                  on a GPU a whole team reads the COO entries of a long row, or many teams
+//                  sum its chunks.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 //                  An operator runs the CSR Accurate product on the CSR matrix it was built
 //                  from instead (csr_accurate.hpp): the same bits, and a long row is no
@@ -42,6 +43,24 @@ struct HybRowWalk {
   KOKKOS_INLINE_FUNCTION void head(Acc& acc, std::int64_t i, const XView& x) const {
     addEllSlots(ell, acc, static_cast<typename Hyb::ordinal_type>(i), x);
   }
+  /// Row i's ELL slots that hold entries: all of them where the row has COO entries.
+  KOKKOS_INLINE_FUNCTION std::int64_t headLength(std::int64_t i) const {
+    using Ordinal = typename Hyb::ordinal_type;
+    const auto r = static_cast<Ordinal>(i);
+    if (tail.end(i) > tail.begin(i)) return static_cast<std::int64_t>(ell.width);
+    std::int64_t n = 0;
+    while (n < static_cast<std::int64_t>(ell.width) &&
+           ell.colIdx(ell.slot(r, static_cast<Ordinal>(n))) != decltype(ell)::paddingColumn)
+      ++n;
+    return n;
+  }
+  /// Entry k of row i's ELL slots.
+  KOKKOS_INLINE_FUNCTION void headEntry(std::int64_t i, std::int64_t k, Value& a, std::int64_t& column) const {
+    using Ordinal = typename Hyb::ordinal_type;
+    const auto s = ell.slot(static_cast<Ordinal>(i), static_cast<Ordinal>(k));
+    a = ell.values(s);
+    column = static_cast<std::int64_t>(ell.colIdx(s));
+  }
   KOKKOS_INLINE_FUNCTION Offset begin(std::int64_t i) const { return tail.begin(i); }
   KOKKOS_INLINE_FUNCTION Offset end(std::int64_t i) const { return tail.end(i); }
   KOKKOS_INLINE_FUNCTION void entry(Offset q, Value& a, std::int64_t& column) const { tail.entry(q, a, column); }
@@ -52,7 +71,7 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
   using Hyb = HybMatrix<Value, Ordinal, Offset, Device>;
   /// How the rows are walked, by the lengths of their COO parts (detail/rows_in_order.hpp),
   /// planned once for an operator whatever its mode.
-  using State = RowWalkPlan;
+  using State = RowWalkPlan<Device>;
 
   static auto rowWalk(const ExecSpace& exec, const Hyb& A) {
     const auto tail = cooRowWalk(exec, A.coo);
@@ -61,14 +80,14 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
 
   template <class Csr>
   static State prepare(const ExecSpace& exec, const Hyb& A, const Csr& /*source*/, Mode /*mode*/) {
-    const State plan = planRowWalkOf(exec, [&] { return rowWalk(exec, A); });
+    const State plan = planRowWalkOf<Device>(exec, [&] { return rowWalk(exec, A); });
     exec.fence();  // a row order sorted for the plan (on a GPU) dies with this scope
     return plan;
   }
 
   template <class XView, class YView>
   static void apply(const ExecSpace& exec, const Hyb& A, const XView& x, const YView& y, Value alpha, Value beta,
-                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& /*work*/,
+                    const SpmvOptions& options, const Kokkos::View<Value*, Device>& work,
                     const State& plan = State()) {
     if (options.algorithm != SpmvAlgorithm::Auto) refuseAlgorithm(options.algorithm, "HYB");
     if (options.mode == Mode::Fast && fastModeScattersAtomically<ExecSpace>()) {
@@ -78,10 +97,10 @@ struct Spmv<ExecSpace, HybMatrix<Value, Ordinal, Offset, Device>> {
       return;
     }
     const auto rows = rowWalk(exec, A);
-    const State walk = plan.ready() ? plan : planRowWalk(exec, rows);
+    const State walk = plan.ready() ? plan : planRowWalk<Device>(exec, rows);
     withRowAccumulator<Value>(exec, options.mode, y, beta, [&](auto tag, const auto& yv) {
       walkRowsInOrder<typename decltype(tag)::type, Ordinal>(exec, rows, x, yv, alpha, beta, "araios::spmv::hyb::rows",
-                                                             walk);
+                                                             walk, work);
     });
     if (!rows.tail.order.identity) exec.fence();  // the sorted order dies with this scope
   }
