@@ -14,7 +14,7 @@
 // Why blocks: a plain left-to-right sum is a chain of dependent additions as long as the row,
 // so no backend can spread a long row: a row of 1.36 million entries took 9.6 ms on an H200,
 // where the atomics of Fast mode took 0.043. In blocks, every chunk of a long row can be summed
-// at once, by a thread whose 32 entries' loads are all in flight together, and what stays
+// at once, by a thread whose 32 entries' loads go out in two batches, and what stays
 // sequential is 32 additions, then 256 a level. A row of up to 32 entries is one chunk: its sum
 // is the plain left-to-right sum. -0.0 is an exact identity of addition, so the levels above a
 // lone chunk add nothing. (Chunks of 256 entries left the thread that sums one waiting on its
