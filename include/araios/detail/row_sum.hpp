@@ -30,14 +30,12 @@
 
 namespace araios::Impl {
 
+/// The blocked sum (add, value) with the store of a row accumulator.
 template <class Value>
-struct RoundedRowSum {
-  BlockedRowSum<Value> sum;
-  KOKKOS_INLINE_FUNCTION void add(Value a, Value x) { sum.add(a, x); }
-  KOKKOS_INLINE_FUNCTION Value value() const { return sum.value(); }
+struct RoundedRowSum : BlockedRowSum<Value> {
   template <class YView, class Index>
   KOKKOS_INLINE_FUNCTION void store(const YView& y, Index i, Value alpha, Value beta) const {
-    storeRow(y, i, sum.value(), alpha, beta);
+    storeRow(y, i, this->value(), alpha, beta);
   }
 };
 

@@ -278,8 +278,7 @@ void walkRowsWithLongRowsApart(const ExecSpace& exec, const Rows& rows, const XV
                                const char* label, int teamSize, std::int64_t longRowEntries, std::int64_t apartEntries,
                                const LongRowList<std::int64_t, Device>& longRows, const Work& work) {
   using Value = typename YView::non_const_value_type;
-  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries,
-                                       longRows.count > 0 ? apartEntries : kNoRowsApart);
+  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apartEntries);
   if (longRows.count == 0) return;
   using Sums = Kokkos::View<Value*, typename Work::device_type>;
   const bool fits = static_cast<std::int64_t>(work.extent(0)) >= longRows.pieces;

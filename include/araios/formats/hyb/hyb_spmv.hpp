@@ -43,16 +43,10 @@ struct HybRowWalk {
   KOKKOS_INLINE_FUNCTION void head(Acc& acc, std::int64_t i, const XView& x) const {
     addEllSlots(ell, acc, static_cast<typename Hyb::ordinal_type>(i), x);
   }
-  /// Row i's ELL slots that hold entries: all of them where the row has COO entries.
-  KOKKOS_INLINE_FUNCTION std::int64_t headLength(std::int64_t i) const {
-    using Ordinal = typename Hyb::ordinal_type;
-    const auto r = static_cast<Ordinal>(i);
-    if (tail.end(i) > tail.begin(i)) return static_cast<std::int64_t>(ell.width);
-    std::int64_t n = 0;
-    while (n < static_cast<std::int64_t>(ell.width) &&
-           ell.colIdx(ell.slot(r, static_cast<Ordinal>(n))) != decltype(ell)::paddingColumn)
-      ++n;
-    return n;
+  /// The ELL slots of a row with COO entries, the only rows summed by groups: a row spills
+  /// into COO only once its ELL slots are full.
+  KOKKOS_INLINE_FUNCTION std::int64_t headLength(std::int64_t /*i*/) const {
+    return static_cast<std::int64_t>(ell.width);
   }
   /// Entry k of row i's ELL slots.
   KOKKOS_INLINE_FUNCTION void headEntry(std::int64_t i, std::int64_t k, Value& a, std::int64_t& column) const {
