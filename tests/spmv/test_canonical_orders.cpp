@@ -556,10 +556,11 @@ io::HostMatrix rowsAcrossGroups() {
 }
 
 /// COO, CSC and HYB sum each row in CSR order in Deterministic mode, whether a thread walks the
-/// row or, on a GPU, teams sum a long row's chunks and groups apart (detail/rows_in_order.hpp,
-/// detail/long_rows_in_order.hpp). Checked against the literal blocked CSR order through spmv,
-/// and with the team walk forced on every backend (teams of 2 to 256 threads, rows of more than
-/// 3 entries summed by groups) through the walk itself.
+/// row or, on a GPU, threads and teams sum its chunks and groups apart (detail/rows_in_order.hpp,
+/// detail/chunked_rows_in_order.hpp, detail/long_rows_in_order.hpp). Checked against the literal
+/// blocked CSR order through spmv, and with the team walk forced on every backend (teams of 2 to
+/// 256 threads, rows of more than 3 entries summed by chunks or by groups) through the walk
+/// itself.
 BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfigs) {
   using Exec = typename Cfg::execution_space;
   using Value = typename Cfg::value_type;
@@ -615,25 +616,31 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(coo_csc_hyb_rows_in_csr_order, Cfg, test::AllConfi
       check("coo", alpha, beta, [&](Value a, Value b) { spmv(exec, coo, xd, yd, a, b, options); });
       check("csc", alpha, beta, [&](Value a, Value b) { spmv(exec, csc, xd, yd, a, b, options); });
       check("hyb", alpha, beta, [&](Value a, Value b) { spmv(exec, hyb, xd, yd, a, b, options); });
-      // Teams of 2 and 256 threads read rows of more than 3 entries; rows of more than 3 or
-      // of more than 600 entries are summed by groups.
-      for (const auto& [teamSize, apart] : {std::pair<int, std::int64_t>{2, 3}, std::pair<int, std::int64_t>{256, 600}}) {
-        const std::string team = " team walk of " + std::to_string(teamSize) + ", groups past " + std::to_string(apart);
+      // Teams of 2, 64 and 256 threads read rows of more than 3 entries; rows past the second
+      // limit are summed by groups, and those past the third up to the second by chunks.
+      struct TeamWalk {
+        int teamSize;
+        std::int64_t apart, chunked;
+      };
+      for (const auto& [teamSize, apart, chunked] : {TeamWalk{2, 3, Impl::kRowChunkedEntries}, TeamWalk{64, 40, 3},
+                                                     TeamWalk{256, 600, Impl::kRowChunkedEntries}}) {
+        const std::string team = " team walk of " + std::to_string(teamSize) + ", groups past " +
+                                 std::to_string(apart) + ", chunks past " + std::to_string(chunked);
         check("coo" + team, alpha, beta, [&](Value a, Value b) {
           Impl::walkRowsInOrderByTeams<Acc>(exec, Impl::cooRowWalk(exec, coo), xd, yd, a, b, "test::coo", teamSize, 3,
-                                            apart);
+                                            apart, chunked);
         });
         check("csc" + team, alpha, beta, [&](Value a, Value b) {
           using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
           const auto grouped = CscSpmv::groupByRow(exec, csc, "test::csc");
           Impl::walkRowsInOrderByTeams<Acc>(exec, CscSpmv::rowWalk(csc, grouped), xd, yd, a, b, "test::csc", teamSize,
-                                            3, apart);
+                                            3, apart, chunked);
           exec.fence();  // the grouping dies with this scope
         });
         check("hyb" + team, alpha, beta, [&](Value a, Value b) {
           using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;
           Impl::walkRowsInOrderByTeams<Acc>(exec, HybSpmv::rowWalk(exec, hyb), xd, yd, a, b, "test::hyb", teamSize, 3,
-                                            apart);
+                                            apart, chunked);
         });
       }
     }
@@ -760,12 +767,21 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
       BOOST_TEST(plan.byTeams == (gpu && staged > limit),
                  format << " " << Exec::name() << ", longest row " << longest << " (" << staged
                         << " staged): by teams " << plan.byTeams);
-      // Where teams walk, a row past kRowApartEntries is listed, with its group of the blocked
-      // order.
-      const std::int64_t listed = plan.byTeams && staged > Impl::kRowApartEntries ? 1 : 0;
-      BOOST_TEST((plan.longRows.count == listed && plan.longRows.pieces == listed && plan.workspaceValues() == listed),
-                 format << " " << Exec::name() << ", longest row " << longest << ": " << plan.longRows.count
-                        << " long rows listed in " << plan.longRows.pieces << " groups, expected " << listed);
+      // On a GPU a row past kRowApartEntries is listed with its group of the blocked order, and
+      // one past kRowChunkedEntries, up to that, with its chunks.
+      const std::int64_t grouped = gpu && staged > Impl::kRowApartEntries ? 1 : 0;
+      const bool chunked = gpu && staged > Impl::kRowChunkedEntries && !grouped;
+      const std::int64_t chunks = chunked ? (longest + Impl::kChunkEntries - 1) / Impl::kChunkEntries : 0;
+      BOOST_TEST((plan.apart.grouped.count == grouped && plan.apart.grouped.pieces == grouped),
+                 format << " " << Exec::name() << ", longest row " << longest << ": " << plan.apart.grouped.count
+                        << " long rows listed in " << plan.apart.grouped.pieces << " groups, expected " << grouped);
+      BOOST_TEST((plan.apart.chunked.count() == (chunked ? 1 : 0) && plan.apart.chunked.chunks() == chunks),
+                 format << " " << Exec::name() << ", longest row " << longest << ": " << plan.apart.chunked.count()
+                        << " rows listed in " << plan.apart.chunked.chunks() << " chunks, expected "
+                        << (chunked ? 1 : 0) << " in " << chunks);
+      BOOST_TEST(plan.workspaceValues() == grouped + chunks,
+                 format << " " << Exec::name() << ", longest row " << longest << ": workspace of "
+                        << plan.workspaceValues() << " values, expected " << grouped + chunks);
     };
     using CscSpmv = Impl::Spmv<Exec, std::decay_t<decltype(csc)>>;
     using HybSpmv = Impl::Spmv<Exec, std::decay_t<decltype(hyb)>>;

@@ -2,7 +2,8 @@
 // The long rows of a matrix, listed on its device, and how many pieces each is cut into: what
 // the kernels that spread a long row over many teams need to find their row (a team per piece
 // searches firstPiece). Used by Accurate mode's chunks on CSR (formats/csr/csr_long_rows.hpp)
-// and by Deterministic mode's groups on COO, CSC and HYB (detail/long_rows_in_order.hpp).
+// and by Deterministic mode's chunks and groups on COO, CSC and HYB
+// (detail/chunked_rows_in_order.hpp, detail/long_rows_in_order.hpp).
 //
 // A row is described by a Lengths type with
 //   numRows              the number of rows;

@@ -13,10 +13,12 @@
 // entries into scratch (coalesced, many loads in flight), and thread 0 adds them in order, into
 // the one accumulator, while the other warps load the next chunk. The same operations in the
 // same order as the thread's walk, so the same bits; only who loads changes. In Deterministic
-// mode a row of more than kRowApartEntries staged entries is summed apart instead, by as many
-// teams as it has groups of the blocked order (long_rows_in_order.hpp): thread 0's chain of
-// additions was the bound there (9.6 ms for two rows of 1.36 million entries on an H200). On a
-// CPU a thread per row reads its row at memory speed, and the walk stays one thread per row.
+// mode a row of more than one chunk of the blocked order is summed apart instead (RowsApart):
+// up to kRowApartEntries staged entries by a thread per chunk (chunked_rows_in_order.hpp),
+// longer ones by a team per group (long_rows_in_order.hpp). Thread 0's chain of additions was
+// the bound on long rows (9.6 ms for two rows of 1.36 million entries on an H200), and a
+// thread's chain on rows of a few hundred entries where they abound. On a CPU a thread per row
+// reads its row at memory speed, and the walk stays one thread per row.
 //
 // The team walk is chosen only where some row is long (RowWalkPlan). Where none is, it took 1.05
 // to 3.0x the time of a thread per row on an H200 (stencil, FEM, uniform and rectangular
@@ -34,6 +36,7 @@
 //   entry(q, a, column)           the value and column at position q;
 // and, where it has a head, headLength(i) and headEntry(i, k, a, column) for the rows summed by
 // groups (long_rows_in_order.hpp).
+#include <araios/detail/chunked_rows_in_order.hpp>
 #include <araios/detail/host_space.hpp>
 #include <araios/detail/long_rows_in_order.hpp>
 #include <araios/detail/row_sum.hpp>
@@ -56,31 +59,69 @@ constexpr int kRowTeamSize = 256;
 constexpr std::int64_t kLongRowEntries = 256;
 /// Entries of a long row staged at once (two such buffers per team).
 constexpr int kLongRowChunk = 512;
+/// Staged entries above which Deterministic mode sums a row by chunks of the blocked order, many
+/// threads at once (chunked_rows_in_order.hpp), instead of by its own thread.
+constexpr std::int64_t kRowChunkedEntries = kChunkEntries;
 /// Staged entries above which Deterministic mode sums a row by groups of the blocked order, many
-/// teams at once (long_rows_in_order.hpp), instead of by its block's team.
+/// teams at once (long_rows_in_order.hpp), instead of by chunks.
 constexpr std::int64_t kRowApartEntries = 512;
 /// No row apart.
 constexpr std::int64_t kNoRowsApart = std::numeric_limits<std::int64_t>::max();
 
+/// Deterministic mode's rows summed apart from the team walk: those of more than chunkedPast
+/// staged entries, up to groupedPast, by chunks; the longer ones by groups. Their sums take
+/// workspaceValues() values of the product's workspace: the groups' first, then the chunks'.
+template <class Device>
+struct RowsApart {
+  std::int64_t chunkedPast = kNoRowsApart;
+  std::int64_t groupedPast = kNoRowsApart;
+  ChunkedRowList<Device> chunked;
+  LongRowList<std::int64_t, Device> grouped;
+
+  std::int64_t bytes() const { return chunked.bytes() + grouped.bytes(); }
+  std::int64_t workspaceValues() const { return grouped.pieces + chunked.chunks(); }
+  /// Staged entries above which the team walk leaves a row to these lists.
+  std::int64_t past() const { return chunkedPast < groupedPast ? chunkedPast : groupedPast; }
+};
+
+/// The rows of `rows` that Deterministic mode sums apart, by chunks past `chunkedPast` staged
+/// entries and by groups past `groupedPast`, listed on `exec` (it waits for `exec`).
+template <class Device, class ExecSpace, class Rows>
+RowsApart<Device> listRowsApart(const ExecSpace& exec, const Rows& rows, std::int64_t chunkedPast,
+                                std::int64_t groupedPast) {
+  RowsApart<Device> apart;
+  apart.chunkedPast = chunkedPast;
+  apart.groupedPast = groupedPast;
+  apart.chunked = listChunkedRowsInOrder<Device>(exec, rows, chunkedPast, groupedPast);
+  apart.grouped = listLongRowsInOrder<Device>(exec, rows, groupedPast);
+  return apart;
+}
+
 /// How a matrix's rows are walked, chosen once from their lengths: on a GPU, by teams where some
 /// row has more than kLongRowEntries staged entries; otherwise, and always on a CPU, a thread
-/// per row. Where teams walk, Deterministic mode's long rows are listed too: their groups of
-/// the blocked CSR order are summed apart (long_rows_in_order.hpp), into a workspace of
-/// workspaceValues(). An operator keeps its plan (detail/spmv_state.hpp); a bare product plans
-/// on the call.
+/// per row. On a GPU, Deterministic mode's rows of more than kRowChunkedEntries staged entries
+/// are listed too: they are summed apart, by chunks or by groups of the blocked CSR order, into
+/// a workspace of workspaceValues(). An operator keeps its plan (detail/spmv_state.hpp); a bare
+/// product plans on the call.
 template <class Device>
 struct RowWalkPlan {
   bool planned = false;
   bool byTeams = false;
-  LongRowList<std::int64_t, Device> longRows;
+  RowsApart<Device> apart;
   bool ready() const { return planned; }
-  std::int64_t bytes() const { return longRows.bytes(); }
-  /// Values of workspace a product needs: a sum per group of the long rows.
-  std::int64_t workspaceValues() const { return longRows.pieces; }
+  std::int64_t bytes() const { return apart.bytes(); }
+  /// Values of workspace a product needs: a sum per group and per chunk of the rows apart.
+  std::int64_t workspaceValues() const { return apart.workspaceValues(); }
   /// The plan in words, whatever the algorithm (the walk serves the modes that keep CSR's order).
   std::string describe(SpmvAlgorithm /*algorithm*/) const {
     if (!planned) return {};
-    return byTeams ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row";
+    std::string walk =
+        byTeams ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row";
+    if (apart.chunked.count() + apart.grouped.count > 0) {
+      walk += ", in Deterministic mode " + std::to_string(apart.chunked.count()) + " rows by chunks and " +
+              std::to_string(apart.grouped.count) + " by groups";
+    }
+    return walk;
   }
 };
 
@@ -117,8 +158,9 @@ RowWalkPlan<Device> planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRow
   plan.planned = true;
   if constexpr (!isHostSpace<ExecSpace>()) {
     const auto& rows = makeRows();
-    plan.byTeams = longestStagedRow(exec, rows) > kLongRowEntries;
-    if (plan.byTeams) plan.longRows = listLongRowsInOrder<Device>(exec, rows, kRowApartEntries);
+    const std::int64_t longest = longestStagedRow(exec, rows);
+    plan.byTeams = longest > kLongRowEntries;
+    if (longest > kRowChunkedEntries) plan.apart = listRowsApart<Device>(exec, rows, kRowChunkedEntries, kRowApartEntries);
   } else {
     (void)exec, (void)makeRows;
   }
@@ -153,6 +195,18 @@ struct RowsInOrderKernel {
   }
 };
 
+/// One thread per row of at most `past` staged entries: the walk where the longer rows are
+/// summed apart.
+template <class Rows, class XView, class YView, class Acc>
+struct RowsUpToKernel {
+  RowsInOrderKernel<Rows, XView, YView, Acc> walk;
+  std::int64_t past;
+  template <class Ordinal>
+  KOKKOS_INLINE_FUNCTION void operator()(Ordinal i) const {
+    if (static_cast<std::int64_t>(walk.rows.end(i) - walk.rows.begin(i)) <= past) walk(i);
+  }
+};
+
 /// A team per block of rows: a thread per short row, then the whole team per long row.
 template <class ExecSpace, class Rows, class XView, class YView, class Acc>
 struct RowsInOrderTeamKernel {
@@ -163,7 +217,7 @@ struct RowsInOrderTeamKernel {
   YView y;
   Value alpha, beta;
   std::int64_t longRowEntries;  ///< kLongRowEntries, or less to test the team's reading on small matrices
-  std::int64_t apartEntries;    ///< rows of more staged entries are summed by groups (long_rows_in_order.hpp)
+  std::int64_t apartEntries;    ///< rows of more staged entries are summed apart (RowsApart)
 
   static std::size_t scratchBytes(int teamSize) {
     return scratchArrayBytes<Value>(4 * kLongRowChunk) + scratchArrayBytes<std::int64_t>(teamSize) +
@@ -184,7 +238,7 @@ struct RowsInOrderTeamKernel {
     if (i < static_cast<std::int64_t>(rows.numRows)) {
       const auto staged = static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
       if (staged > apartEntries) {
-        // Summed by groups, in another launch.
+        // Summed by chunks or groups, in other launches.
       } else if (staged > longRowEntries) {
         longRows[Kokkos::atomic_fetch_add(longCount, 1)] = i;  // which slot does not matter: rows are independent
       } else {
@@ -269,39 +323,54 @@ struct SumsLongRowsApart<RoundedRowSum<Value>> : std::true_type {};
 template <class Acc>
 inline constexpr bool sumsLongRowsApart = SumsLongRowsApart<Acc>::value;
 
-/// The team walk with the rows of `longRows` (those of more than `apartEntries` staged entries)
-/// summed by groups, their sums in `work` where it holds enough values, otherwise in an
-/// allocation of the call's.
+/// Stores the rows of `apart` in Deterministic mode's order, their sums in `work` where it holds
+/// enough values, otherwise in an allocation of the call's. The other rows are the caller's.
 template <class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
-void walkRowsWithLongRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
-                               typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                               const char* label, int teamSize, std::int64_t longRowEntries, std::int64_t apartEntries,
-                               const LongRowList<std::int64_t, Device>& longRows, const Work& work) {
+void sumRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                  typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                  const RowsApart<Device>& apart, const Work& work) {
   using Value = typename YView::non_const_value_type;
-  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apartEntries);
-  if (longRows.count == 0) return;
-  using Sums = Kokkos::View<Value*, typename Work::device_type>;
-  const bool fits = static_cast<std::int64_t>(work.extent(0)) >= longRows.pieces;
-  const Sums sums = fits ? Sums(work.data(), work.extent(0))
-                         : Sums(Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::long_rows::group_sums"),
-                                longRows.pieces);
-  sumLongRowsInOrder(exec, rows, longRows, x, y, alpha, beta, sums);
-  if (!fits) exec.fence();  // the group sums die with this scope
+  using Sums = Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged>;
+  const std::int64_t needed = apart.workspaceValues();
+  if (needed == 0) return;
+  const bool fits = static_cast<std::int64_t>(work.extent(0)) >= needed;
+  const Kokkos::View<Value*, Device> own =
+      fits ? Kokkos::View<Value*, Device>()
+           : Kokkos::View<Value*, Device>(
+                 Kokkos::view_alloc(Kokkos::WithoutInitializing, "araios::spmv::rows_apart::sums"), needed);
+  Value* const sums = fits ? work.data() : own.data();
+  sumLongRowsInOrder(exec, rows, apart.grouped, x, y, alpha, beta, Sums(sums, apart.grouped.pieces));
+  sumChunkedRowsInOrder(exec, rows, apart.chunked, x, y, alpha, beta,
+                        Sums(sums + apart.grouped.pieces, apart.chunked.chunks()));
+  if (!fits) exec.fence();  // the sums die with this scope
+}
+
+/// The team walk with the rows of `apart` summed apart (sumRowsApart).
+template <class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
+void walkRowsWithRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                           typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                           const char* label, int teamSize, std::int64_t longRowEntries,
+                           const RowsApart<Device>& apart, const Work& work) {
+  using Value = typename YView::non_const_value_type;
+  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apart.past());
+  sumRowsApart(exec, rows, x, y, alpha, beta, apart, work);
 }
 
 /// The team walk on any backend, with teams of `teamSize` threads, rows of more than
 /// `longRowEntries` staged entries read by the whole team and, in Deterministic mode, rows of
-/// more than `apartEntries` summed by groups (the GPU's walk; on a CPU for tests).
+/// more than `chunkedEntries` summed by chunks and of more than `apartEntries` by groups (the
+/// GPU's walk; on a CPU for tests).
 template <class Acc, class ExecSpace, class Rows, class XView, class YView>
 void walkRowsInOrderByTeams(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
                             typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
                             const char* label, int teamSize, std::int64_t longRowEntries,
-                            std::int64_t apartEntries = kRowApartEntries) {
+                            std::int64_t apartEntries = kRowApartEntries,
+                            std::int64_t chunkedEntries = kRowChunkedEntries) {
   using Device = typename ExecSpace::device_type;
   if constexpr (sumsLongRowsApart<Acc>) {
-    const auto longRows = listLongRowsInOrder<Device>(exec, rows, apartEntries);
-    walkRowsWithLongRowsApart(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apartEntries, longRows,
-                              Kokkos::View<typename YView::non_const_value_type*, Device>());
+    walkRowsWithRowsApart(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries,
+                          listRowsApart<Device>(exec, rows, chunkedEntries, apartEntries),
+                          Kokkos::View<typename YView::non_const_value_type*, Device>());
   } else {
     launchRowTeams<Acc>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries);
   }
@@ -317,15 +386,22 @@ void walkRowsInOrder(const ExecSpace& exec, const Rows& rows, const XView& x, co
                      const char* label, const RowWalkPlan<Device>& plan, const Work& work) {
   if (plan.byTeams) {
     if constexpr (sumsLongRowsApart<Acc>) {
-      walkRowsWithLongRowsApart(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries,
-                                kRowApartEntries, plan.longRows, work);
+      walkRowsWithRowsApart(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries, plan.apart, work);
     } else {
       launchRowTeams<Acc>(exec, rows, x, y, alpha, beta, label, kRowTeamSize, kLongRowEntries);
     }
     return;
   }
   const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>> policy(exec, 0, static_cast<Index>(rows.numRows));
-  Kokkos::parallel_for(label, policy, RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta});
+  const RowsInOrderKernel<Rows, XView, YView, Acc> walk{rows, x, y, alpha, beta};
+  if constexpr (sumsLongRowsApart<Acc>) {
+    if (plan.apart.workspaceValues() > 0) {
+      Kokkos::parallel_for(label, policy, RowsUpToKernel<Rows, XView, YView, Acc>{walk, plan.apart.past()});
+      sumRowsApart(exec, rows, x, y, alpha, beta, plan.apart, work);
+      return;
+    }
+  }
+  Kokkos::parallel_for(label, policy, walk);
 }
 
 }  // namespace araios::Impl

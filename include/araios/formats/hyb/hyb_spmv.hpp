@@ -43,7 +43,7 @@ struct HybRowWalk {
   KOKKOS_INLINE_FUNCTION void head(Acc& acc, std::int64_t i, const XView& x) const {
     addEllSlots(ell, acc, static_cast<typename Hyb::ordinal_type>(i), x);
   }
-  /// The ELL slots of a row with COO entries, the only rows summed by groups: a row spills
+  /// The ELL slots of a row with COO entries, the only rows summed by chunks or groups: a row spills
   /// into COO only once its ELL slots are full.
   KOKKOS_INLINE_FUNCTION std::int64_t headLength(std::int64_t /*i*/) const {
     return static_cast<std::int64_t>(ell.width);
