@@ -767,10 +767,10 @@ BOOST_AUTO_TEST_CASE_TEMPLATE(row_walk_plan_follows_the_longest_row, Cfg, test::
       BOOST_TEST(plan.byTeams == (gpu && staged > limit),
                  format << " " << Exec::name() << ", longest row " << longest << " (" << staged
                         << " staged): by teams " << plan.byTeams);
-      // On a GPU a row past kRowApartEntries is listed with its group of the blocked order, and
-      // one past kRowChunkedEntries, up to that, with its chunks.
-      const std::int64_t grouped = gpu && staged > Impl::kRowApartEntries ? 1 : 0;
-      const bool chunked = gpu && staged > Impl::kRowChunkedEntries && !grouped;
+      // Where teams walk, a row past kRowApartEntries is listed with its group of the blocked
+      // order, and one past kRowChunkedEntries, up to that, with its chunks.
+      const std::int64_t grouped = plan.byTeams && staged > Impl::kRowApartEntries ? 1 : 0;
+      const bool chunked = plan.byTeams && staged > Impl::kRowChunkedEntries && !grouped;
       const std::int64_t chunks = chunked ? (longest + Impl::kChunkEntries - 1) / Impl::kChunkEntries : 0;
       BOOST_TEST((plan.apart.grouped.count == grouped && plan.apart.grouped.pieces == grouped),
                  format << " " << Exec::name() << ", longest row " << longest << ": " << plan.apart.grouped.count

@@ -7,24 +7,20 @@
 // Walked by a thread per row, such a row is a chain of loads and additions as long as the row,
 // and a warp waits for its longest row: on a power-law graph of 16.6 million entries, where
 // rows of 33 to 512 entries abound, COO took 589 us in Deterministic mode on an H100 and 166
-// in Fast mode. The order fixes each chunk's sum and nothing fixes who computes it: so the
-// chunks of all these rows are summed at once, a thread per chunk over products its team
-// staged, into a workspace, and then a thread per row adds its chunks' sums through
-// BlockedSums, as the sequential walk would, and stores the row. The same roundings in the same order: the same
+// in Fast mode. The order fixes each chunk's sum and nothing fixes who computes it: so a thread
+// per chunk (at most 32 entries, its loads batched) sums the chunks of all these rows at once,
+// into a workspace, and then a thread per row adds its chunks' sums through BlockedSums, as the
+// sequential walk would, and stores the row. The same roundings in the same order: the same
 // bits.
 #include <araios/detail/blocked_sum.hpp>
 #include <araios/detail/long_row_list.hpp>
 #include <araios/detail/long_rows_in_order.hpp>
 #include <araios/detail/spmv_dispatch.hpp>
-#include <araios/detail/team_parallel_for.hpp>
-#include <araios/detail/team_scratch.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 namespace araios::Impl {
 
@@ -35,8 +31,8 @@ struct ChunkedRowList {
   LongRowList<std::int64_t, Device> list;
   Kokkos::View<std::int64_t*, Device> rowOfChunk;
 
-  KOKKOS_INLINE_FUNCTION std::int64_t count() const { return list.count; }
-  KOKKOS_INLINE_FUNCTION std::int64_t chunks() const { return list.pieces; }
+  std::int64_t count() const { return list.count; }
+  std::int64_t chunks() const { return list.pieces; }
   std::int64_t bytes() const {
     return list.bytes() + static_cast<std::int64_t>(rowOfChunk.span() * sizeof(std::int64_t));
   }
@@ -89,83 +85,45 @@ ChunkedRowList<Device> listChunkedRowsInOrder(const ExecSpace& exec, const Rows&
   return chunked;
 }
 
-/// A team per kTeamChunks consecutive chunks. Each chunk's place is found once (its row, where
-/// its entries start, how many it has) and kept in scratch; then the team loads the chunks'
-/// entries a warp per chunk (coalesced: a lane per entry), batched, and stores their products
-/// in scratch, a chunk to a line; then a thread per chunk sums its line from -0.0. A thread that
-/// read its chunk straight from memory read its entries alone, a cache line per load for its
-/// warp: on rows of 20 to 400 entries COO then took 1.5 times Fast mode's time on an H100.
-template <class ExecSpace, class Rows, class XView, class Value, class Device>
+/// Entries [from, to) of row `row` (at most a chunk), summed one after the other from -0.0,
+/// their loads in batches: all of a batch in flight before the additions that wait on them.
+template <class Rows, class XView, class Value, class Offset>
+KOKKOS_INLINE_FUNCTION Value sumRowEntries(const Rows& rows, const XView& x, std::int64_t row, std::int64_t head,
+                                           Offset begin, std::int64_t from, std::int64_t to) {
+  constexpr int kBatch = 16;
+  Value sum = sumIdentity<Value>();
+  for (std::int64_t e = from; e < to; e += kBatch) {
+    Value a[kBatch] = {}, xe[kBatch] = {};
+    std::int64_t column[kBatch] = {};
+    for (int j = 0; j < kBatch; ++j) {
+      if (e + j < to) rowEntryAt(rows, row, e + j, head, begin, a[j], column[j]);
+    }
+    for (int j = 0; j < kBatch; ++j) {
+      if (e + j < to) xe[j] = static_cast<Value>(x(column[j]));
+    }
+    for (int j = 0; j < kBatch; ++j) {
+      if (e + j < to) accumulateProduct(sum, a[j], xe[j]);
+    }
+  }
+  return sum;
+}
+
+/// A thread per chunk: its sum from -0.0.
+template <class Rows, class XView, class Value, class Device>
 struct ChunkSumKernel {
-  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Offset = std::decay_t<decltype(std::declval<const Rows&>().begin(std::int64_t(0)))>;
   Rows rows;
   XView x;
   ChunkedRowList<Device> chunked;
   Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged> chunkSums;
-
-  static constexpr int kTeamChunks = 128;
-  /// A chunk's line in scratch: one slot more than its entries, so that the threads summing
-  /// neighbouring chunks read different banks.
-  static constexpr int kLine = kChunkEntries + 1;
-  /// Entries a thread loads before it stores their products: its loads in flight together.
-  static constexpr int kBatch = 8;
-  /// What a chunk's loads need: its row, the row's first staged position, its head's length,
-  /// its first entry in the row and its number of entries.
-  static constexpr int kPlace = 5;
-  static std::size_t scratchBytes() {
-    return scratchArrayBytes<Value>(kTeamChunks * kLine) + scratchArrayBytes<std::int64_t>(kPlace * kTeamChunks);
-  }
-
-  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
-    Value* const products = scratchArray<Value>(team, kTeamChunks * kLine);
-    std::int64_t* const place = scratchArray<std::int64_t>(team, kPlace * kTeamChunks);
-    const int rank = team.team_rank(), size = team.team_size();
-    const std::int64_t first = static_cast<std::int64_t>(team.league_rank()) * kTeamChunks;
-    const int count = static_cast<int>(chunked.chunks() - first < kTeamChunks ? chunked.chunks() - first : kTeamChunks);
-    for (int c = rank; c < count; c += size) {
-      const std::int64_t p = first + c;
-      const std::int64_t r = chunked.rowOfChunk(p);
-      const std::int64_t row = chunked.list.rows(r);
-      const auto begin = rows.begin(row);
-      const std::int64_t head = rowHeadLength(rows, row);
-      const std::int64_t length = head + static_cast<std::int64_t>(rows.end(row) - begin);
-      const std::int64_t from = (p - chunked.list.firstPiece(r)) * kChunkEntries;
-      std::int64_t* const at = place + kPlace * c;
-      at[0] = row;
-      at[1] = static_cast<std::int64_t>(begin);
-      at[2] = head;
-      at[3] = from;
-      at[4] = length - from < kChunkEntries ? length - from : kChunkEntries;
-    }
-    team.team_barrier();
-    const int entries = count * kChunkEntries;
-    for (int k0 = rank; k0 < entries; k0 += kBatch * size) {
-      Value a[kBatch] = {}, xe[kBatch] = {};
-      std::int64_t column[kBatch] = {};
-      bool load[kBatch] = {};
-      for (int j = 0; j < kBatch; ++j) {
-        const int k = k0 + j * size;
-        if (k >= entries) break;
-        const std::int64_t* const at = place + kPlace * (k / kChunkEntries);
-        load[j] = k % kChunkEntries < at[4];
-        if (load[j]) rowEntryAt(rows, at[0], at[3] + k % kChunkEntries, at[2], static_cast<Offset>(at[1]), a[j], column[j]);
-      }
-      for (int j = 0; j < kBatch; ++j) {
-        if (load[j]) xe[j] = static_cast<Value>(x(column[j]));
-      }
-      for (int j = 0; j < kBatch; ++j) {
-        const int k = k0 + j * size;
-        if (load[j]) products[(k / kChunkEntries) * kLine + k % kChunkEntries] = unfusedProduct(a[j], xe[j]);
-      }
-    }
-    team.team_barrier();
-    for (int c = rank; c < count; c += size) {
-      const int n = static_cast<int>(place[kPlace * c + 4]);
-      Value sum = sumIdentity<Value>();
-      for (int k = 0; k < n; ++k) sum = unfusedSum(sum, products[c * kLine + k]);
-      chunkSums(first + c) = sum;
-    }
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t p) const {
+    const std::int64_t r = chunked.rowOfChunk(p);
+    const std::int64_t row = chunked.list.rows(r);
+    const auto begin = rows.begin(row);
+    const std::int64_t head = rowHeadLength(rows, row);
+    const std::int64_t length = head + static_cast<std::int64_t>(rows.end(row) - begin);
+    const std::int64_t from = (p - chunked.list.firstPiece(r)) * kChunkEntries;
+    const std::int64_t to = from + kChunkEntries < length ? from + kChunkEntries : length;
+    chunkSums(p) = sumRowEntries<Rows, XView, Value>(rows, x, row, head, begin, from, to);
   }
 };
 
@@ -199,13 +157,8 @@ void sumChunkedRowsInOrder(const ExecSpace& exec, const Rows& rows, const Chunke
   using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   if (chunked.count() == 0) return;
   checkWorkspace(chunkSums, chunked.chunks(), "The chunked rows' chunks");
-  using ChunkKernel = ChunkSumKernel<ExecSpace, Rows, XView, Value, Device>;
-  const std::int64_t teams = (chunked.chunks() + ChunkKernel::kTeamChunks - 1) / ChunkKernel::kTeamChunks;
-  teamParallelFor("araios::spmv::chunked_rows::chunks",
-                  Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<longRowGroupTeamSize<ExecSpace>(), 1>>(
-                      exec, static_cast<int>(teams), longRowGroupTeamSize<ExecSpace>())
-                      .set_scratch_size(0, Kokkos::PerTeam(ChunkKernel::scratchBytes())),
-                  ChunkKernel{rows, x, chunked, chunkSums});
+  Kokkos::parallel_for("araios::spmv::chunked_rows::chunks", Range(exec, 0, chunked.chunks()),
+                       ChunkSumKernel<Rows, XView, Value, Device>{rows, x, chunked, chunkSums});
   Kokkos::parallel_for("araios::spmv::chunked_rows::store", Range(exec, 0, chunked.count()),
                        ChunkedRowStoreKernel<YView, Value, Device>{chunked, chunkSums, y, alpha, beta});
 }

@@ -99,10 +99,10 @@ RowsApart<Device> listRowsApart(const ExecSpace& exec, const Rows& rows, std::in
 
 /// How a matrix's rows are walked, chosen once from their lengths: on a GPU, by teams where some
 /// row has more than kLongRowEntries staged entries; otherwise, and always on a CPU, a thread
-/// per row. On a GPU, Deterministic mode's rows of more than kRowChunkedEntries staged entries
-/// are listed too: they are summed apart, by chunks or by groups of the blocked CSR order, into
-/// a workspace of workspaceValues(). An operator keeps its plan (detail/spmv_state.hpp); a bare
-/// product plans on the call.
+/// per row. Where teams walk, Deterministic mode's rows of more than kRowChunkedEntries staged
+/// entries are listed too: they are summed apart, by chunks or by groups of the blocked CSR
+/// order, into a workspace of workspaceValues(). An operator keeps its plan
+/// (detail/spmv_state.hpp); a bare product plans on the call.
 template <class Device>
 struct RowWalkPlan {
   bool planned = false;
@@ -115,13 +115,7 @@ struct RowWalkPlan {
   /// The plan in words, whatever the algorithm (the walk serves the modes that keep CSR's order).
   std::string describe(SpmvAlgorithm /*algorithm*/) const {
     if (!planned) return {};
-    std::string walk =
-        byTeams ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row";
-    if (apart.chunked.count() + apart.grouped.count > 0) {
-      walk += ", in Deterministic mode " + std::to_string(apart.chunked.count()) + " rows by chunks and " +
-              std::to_string(apart.grouped.count) + " by groups";
-    }
-    return walk;
+    return byTeams ? "rows in CSR order: by teams (some row is long)" : "rows in CSR order: a thread per row";
   }
 };
 
@@ -158,9 +152,8 @@ RowWalkPlan<Device> planRowWalkOf(const ExecSpace& exec, const MakeRows& makeRow
   plan.planned = true;
   if constexpr (!isHostSpace<ExecSpace>()) {
     const auto& rows = makeRows();
-    const std::int64_t longest = longestStagedRow(exec, rows);
-    plan.byTeams = longest > kLongRowEntries;
-    if (longest > kRowChunkedEntries) plan.apart = listRowsApart<Device>(exec, rows, kRowChunkedEntries, kRowApartEntries);
+    plan.byTeams = longestStagedRow(exec, rows) > kLongRowEntries;
+    if (plan.byTeams) plan.apart = listRowsApart<Device>(exec, rows, kRowChunkedEntries, kRowApartEntries);
   } else {
     (void)exec, (void)makeRows;
   }
@@ -192,18 +185,6 @@ struct RowsInOrderKernel {
       acc.add(a, static_cast<Value>(x(column)));
     }
     acc.store(y, i, alpha, beta);
-  }
-};
-
-/// One thread per row of at most `past` staged entries: the walk where the longer rows are
-/// summed apart.
-template <class Rows, class XView, class YView, class Acc>
-struct RowsUpToKernel {
-  RowsInOrderKernel<Rows, XView, YView, Acc> walk;
-  std::int64_t past;
-  template <class Ordinal>
-  KOKKOS_INLINE_FUNCTION void operator()(Ordinal i) const {
-    if (static_cast<std::int64_t>(walk.rows.end(i) - walk.rows.begin(i)) <= past) walk(i);
   }
 };
 
@@ -323,14 +304,16 @@ struct SumsLongRowsApart<RoundedRowSum<Value>> : std::true_type {};
 template <class Acc>
 inline constexpr bool sumsLongRowsApart = SumsLongRowsApart<Acc>::value;
 
-/// Stores the rows of `apart` in Deterministic mode's order, their sums in `work` where it holds
-/// enough values, otherwise in an allocation of the call's. The other rows are the caller's.
+/// The team walk with the rows of `apart` summed apart, their sums in `work` where it holds
+/// enough values, otherwise in an allocation of the call's.
 template <class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
-void sumRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
-                  typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                  const RowsApart<Device>& apart, const Work& work) {
+void walkRowsWithRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
+                           typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
+                           const char* label, int teamSize, std::int64_t longRowEntries,
+                           const RowsApart<Device>& apart, const Work& work) {
   using Value = typename YView::non_const_value_type;
   using Sums = Kokkos::View<Value*, Device, Kokkos::MemoryUnmanaged>;
+  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apart.past());
   const std::int64_t needed = apart.workspaceValues();
   if (needed == 0) return;
   const bool fits = static_cast<std::int64_t>(work.extent(0)) >= needed;
@@ -343,17 +326,6 @@ void sumRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const
   sumChunkedRowsInOrder(exec, rows, apart.chunked, x, y, alpha, beta,
                         Sums(sums + apart.grouped.pieces, apart.chunked.chunks()));
   if (!fits) exec.fence();  // the sums die with this scope
-}
-
-/// The team walk with the rows of `apart` summed apart (sumRowsApart).
-template <class ExecSpace, class Rows, class XView, class YView, class Device, class Work>
-void walkRowsWithRowsApart(const ExecSpace& exec, const Rows& rows, const XView& x, const YView& y,
-                           typename YView::non_const_value_type alpha, typename YView::non_const_value_type beta,
-                           const char* label, int teamSize, std::int64_t longRowEntries,
-                           const RowsApart<Device>& apart, const Work& work) {
-  using Value = typename YView::non_const_value_type;
-  launchRowTeams<RoundedRowSum<Value>>(exec, rows, x, y, alpha, beta, label, teamSize, longRowEntries, apart.past());
-  sumRowsApart(exec, rows, x, y, alpha, beta, apart, work);
 }
 
 /// The team walk on any backend, with teams of `teamSize` threads, rows of more than
@@ -393,15 +365,7 @@ void walkRowsInOrder(const ExecSpace& exec, const Rows& rows, const XView& x, co
     return;
   }
   const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>> policy(exec, 0, static_cast<Index>(rows.numRows));
-  const RowsInOrderKernel<Rows, XView, YView, Acc> walk{rows, x, y, alpha, beta};
-  if constexpr (sumsLongRowsApart<Acc>) {
-    if (plan.apart.workspaceValues() > 0) {
-      Kokkos::parallel_for(label, policy, RowsUpToKernel<Rows, XView, YView, Acc>{walk, plan.apart.past()});
-      sumRowsApart(exec, rows, x, y, alpha, beta, plan.apart, work);
-      return;
-    }
-  }
-  Kokkos::parallel_for(label, policy, walk);
+  Kokkos::parallel_for(label, policy, RowsInOrderKernel<Rows, XView, YView, Acc>{rows, x, y, alpha, beta});
 }
 
 }  // namespace araios::Impl
