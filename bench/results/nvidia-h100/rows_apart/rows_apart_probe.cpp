@@ -38,6 +38,7 @@
 #include <araios/formats/coo/coo_spmv.hpp>
 
 #include "cuda/cusparse_spmv.hpp"
+#include "../long_rows/blocked_probe.hpp"
 #include "probe_csr.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -64,57 +65,6 @@ using Exec = Kokkos::Cuda;
 using Device = Exec::device_type;
 using Csr = CsrMatrix<double, int, int, Device>;
 using Coo = CooMatrix<double, int, int, Device>;
-
-struct HostCsr {
-  std::string name;
-  int rows = 0;
-  std::vector<int> ptr{0}, col;
-  std::vector<double> val;
-};
-
-/// Appends a row of `length` distinct columns drawn from [0, cols).
-void addRow(HostCsr& m, std::int64_t length, int cols, std::mt19937_64& rng) {
-  std::vector<int> c;
-  if (length * 4 > cols) {  // dense enough: a random subset by a partial shuffle
-    std::vector<int> all(cols);
-    for (int j = 0; j < cols; ++j) all[j] = j;
-    for (std::int64_t k = 0; k < length; ++k) std::swap(all[k], all[k + rng() % (cols - k)]);
-    c.assign(all.begin(), all.begin() + length);
-  } else {
-    while (static_cast<std::int64_t>(c.size()) < length) {
-      c.push_back(static_cast<int>(rng() % cols));
-      if (c.size() == static_cast<std::size_t>(length)) {
-        std::sort(c.begin(), c.end());
-        c.erase(std::unique(c.begin(), c.end()), c.end());
-      }
-    }
-  }
-  std::sort(c.begin(), c.end());
-  for (int j : c) {
-    m.col.push_back(j);
-    m.val.push_back(1.0 + static_cast<double>(rng() % 1000000) * 1e-6);
-  }
-  m.ptr.push_back(static_cast<int>(m.col.size()));
-  ++m.rows;
-}
-
-/// Appends a row of `length` distinct columns drawn from [lo, hi).
-void addRowIn(HostCsr& m, std::int64_t length, int lo, int hi, std::mt19937_64& rng) {
-  std::vector<int> c;
-  while (static_cast<std::int64_t>(c.size()) < length) {
-    c.push_back(lo + static_cast<int>(rng() % (hi - lo)));
-    if (c.size() == static_cast<std::size_t>(length)) {
-      std::sort(c.begin(), c.end());
-      c.erase(std::unique(c.begin(), c.end()), c.end());
-    }
-  }
-  for (int j : c) {
-    m.col.push_back(j);
-    m.val.push_back(1.0 + static_cast<double>(rng() % 1000000) * 1e-6);
-  }
-  m.ptr.push_back(static_cast<int>(m.col.size()));
-  ++m.rows;
-}
 
 std::vector<HostCsr> drawMatrices() {
   std::vector<HostCsr> all;
@@ -181,49 +131,6 @@ std::vector<HostCsr> drawMatrices() {
   return all;
 }
 
-/// y_i = sum_j a_ij x_j in the blocked CSR order, written from its definition: products rounded,
-/// summed in runs of 32 from -0.0 (chunks), then of 256 twice (groups, blocks), then the blocks.
-std::vector<double> blockedReference(const HostCsr& m, const std::vector<double>& x) {
-  std::vector<double> y(m.rows);
-  for (int i = 0; i < m.rows; ++i) {
-    std::vector<double> level;
-    for (int k = m.ptr[i]; k < m.ptr[i + 1]; ++k) level.push_back(m.val[k] * x[m.col[k]]);
-    for (int up = 0; up < 3; ++up) {
-      const std::size_t run = up == 0 ? 32 : 256;
-      std::vector<double> sums;
-      for (std::size_t k = 0; k < level.size(); k += run) {
-        double s = -0.0;
-        for (std::size_t j = k; j < std::min(level.size(), k + run); ++j) s = s + level[j];
-        sums.push_back(s);
-      }
-      level = std::move(sums);
-    }
-    double s = -0.0;
-    for (double b : level) s = s + b;
-    y[i] = s;
-  }
-  return y;
-}
-
-template <class Product>
-double microsecondsPerProduct(const Product& product) {
-  Kokkos::Timer once;
-  product();
-  Kokkos::fence();
-  const int perBatch = once.seconds() > 2e-3 ? 2 : 20;
-  for (int r = 0; r < perBatch; ++r) product();
-  Kokkos::fence();
-  std::vector<double> batches;
-  for (int b = 0; b < 5; ++b) {
-    Kokkos::Timer t;
-    for (int r = 0; r < perBatch; ++r) product();
-    Kokkos::fence();
-    batches.push_back(t.seconds() / perBatch * 1e6);
-  }
-  std::sort(batches.begin(), batches.end());
-  return batches[2];
-}
-
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   int differ = 0;
@@ -253,20 +160,7 @@ int main(int argc, char** argv) {
       }
       const Kokkos::View<const double*, Device> xc = x;
       const auto report = [&](const std::string& kernel, bool deterministic, const std::function<void()>& product) {
-        const double us = microsecondsPerProduct(product);
-        Kokkos::deep_copy(y, std::nan(""));
-        product();
-        Kokkos::fence();
-        const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-        const char* verdict = "-";
-        if (deterministic) {
-          const bool same = std::memcmp(h.data(), expected.data(), sizeof(double) * m.rows) == 0;
-          verdict = same ? "blocked order" : "BITS DIFFER";
-          differ += same ? 0 : 1;
-        }
-        std::printf("%-11s %9d %9ld %8d  %-34s %10.1f  %s\n", m.name.c_str(), m.rows, static_cast<long>(m.col.size()),
-                    longest, kernel.c_str(), us, verdict);
-        std::fflush(stdout);
+        differ += reportProduct(m, longest, kernel, deterministic, product, y, expected, 34);
       };
       for (const Mode mode : {Mode::Deterministic, Mode::Fast}) {
         for (const Kernel kernel : {Kernel::Coo, Kernel::Hyb, Kernel::Csc, Kernel::CsrMerge, Kernel::CsrScalar}) {
