@@ -40,23 +40,6 @@ struct ChunkedRowList {
   }
 };
 
-/// The lengths that list the rows summed by chunks: more than `longerThan` staged entries and
-/// at most `upTo` (the longer ones are summed by groups), cut into chunks over all of a row's
-/// entries.
-template <class Rows>
-struct ChunkedRowLengths {
-  Rows rows;
-  std::int64_t numRows;
-  std::int64_t upTo;
-  KOKKOS_INLINE_FUNCTION std::int64_t longLength(std::int64_t i) const {
-    const auto staged = static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
-    return staged <= upTo ? staged : 0;
-  }
-  KOKKOS_INLINE_FUNCTION std::int64_t pieceLength(std::int64_t i) const {
-    return rowHeadLength(rows, i) + static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
-  }
-};
-
 template <class Device>
 struct MarkRowOfChunks {
   ChunkedRowList<Device> chunked;
@@ -75,7 +58,7 @@ ChunkedRowList<Device> listChunkedRowsInOrder(const ExecSpace& exec, const Rows&
   ChunkedRowList<Device> chunked;
   if (upTo <= longerThan) return chunked;
   chunked.list = listLongRows<std::int64_t, Device>(
-      exec, ChunkedRowLengths<Rows>{rows, static_cast<std::int64_t>(rows.numRows), upTo}, longerThan, kChunkEntries,
+      exec, RowsInOrderLengths<Rows>{rows, static_cast<std::int64_t>(rows.numRows), upTo}, longerThan, kChunkEntries,
       "araios::spmv::chunked_rows");
   if (chunked.list.count == 0) return chunked;
   chunked.rowOfChunk = Kokkos::View<std::int64_t*, Device>(

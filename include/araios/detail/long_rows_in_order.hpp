@@ -26,6 +26,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -61,17 +62,23 @@ KOKKOS_INLINE_FUNCTION void rowEntryAt(const Rows& rows, std::int64_t i, std::in
   rows.entry(static_cast<Offset>(begin + (e - head)), a, column);
 }
 
-/// The lengths that list a format's long rows: long by staged entries (the team walk's test),
-/// cut into groups over all of the row's entries.
+/// The lengths that list a format's rows apart (long_row_list.hpp): by staged entries (the team
+/// walk's test), those past `upTo` left out (they go to another list), cut into pieces over all
+/// of the row's entries.
 template <class Rows>
 struct RowsInOrderLengths {
   Rows rows;
   std::int64_t numRows;
-  KOKKOS_INLINE_FUNCTION std::int64_t longLength(std::int64_t i) const {
+  std::int64_t upTo = std::numeric_limits<std::int64_t>::max();
+  KOKKOS_INLINE_FUNCTION std::int64_t stagedLength(std::int64_t i) const {
     return static_cast<std::int64_t>(rows.end(i) - rows.begin(i));
   }
+  KOKKOS_INLINE_FUNCTION std::int64_t longLength(std::int64_t i) const {
+    const std::int64_t staged = stagedLength(i);
+    return staged <= upTo ? staged : 0;
+  }
   KOKKOS_INLINE_FUNCTION std::int64_t pieceLength(std::int64_t i) const {
-    return rowHeadLength(rows, i) + longLength(i);
+    return rowHeadLength(rows, i) + stagedLength(i);
   }
 };
 

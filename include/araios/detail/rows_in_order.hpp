@@ -296,7 +296,7 @@ void launchRowTeams(const ExecSpace& exec, const Rows& rows, const XView& x, con
                   kernel);
 }
 
-/// Deterministic mode's accumulator: the one whose long rows can be summed by groups.
+/// Deterministic mode's accumulator: the one whose rows can be summed apart, by chunks or groups.
 template <class Acc>
 struct SumsLongRowsApart : std::false_type {};
 template <class Value>

@@ -11,8 +11,9 @@
 //                  summed in the blocked CSR order (chunks of 32 from -0.0, each product and
 //                  sum rounded on its own, then the chunks' sums: RoundedRowSum), then stored
 //                  through storeRow (the walk of detail/rows_in_order.hpp: on a GPU a long
-//                  row's entries are read by a whole team, or its chunks summed by many). For a COO made from CSR (or read from a sorted file) that is CSR
-//                  order: the bits of csr-scalar.
+//                  row's entries are read by a whole team, or its chunks summed by many). For
+//                  a COO made from CSR (or read from a sorted file) that is CSR order: the bits
+//                  of csr-scalar.
 //   Accurate       the same walk with the Accurate accumulators (row_sum.hpp): correctly rounded.
 //                  An operator runs the CSR Accurate product on the CSR matrix it was built
 //                  from instead (csr_accurate.hpp): the same bits, and a long row is no
